@@ -1,0 +1,643 @@
+# cython: language_level=3
+"""Accelerated twin of ``sitemapkit._urlset_py`` (built as ``sitemapkit._urlset_c``).
+
+Same statuses, same bytes. One pass over each loc classifies every byte (keep,
+escape, percent-escape, give up to the slow path) while counting the escaped
+size, so an entry is sized, checked against the shard limits and then written
+straight into one growing C buffer. Canonical values are always ASCII.
+"""
+
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
+from cpython.datetime cimport (
+    PyDate_Check,
+    PyDateTime_Check,
+    date_day,
+    date_month,
+    date_year,
+    datetime_day,
+    datetime_hour,
+    datetime_minute,
+    datetime_month,
+    datetime_second,
+    datetime_year,
+    import_datetime,
+    timedelta_days,
+    timedelta_microseconds,
+    timedelta_seconds,
+)
+from cpython.object cimport PyObject_Hash
+from libc.stdint cimport int64_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcmp, memcpy, memset
+
+from sitemapkit.entries import CHANGEFREQS, UrlEntry
+
+cdef extern from "Python.h":
+    bint PyUnicode_IS_ASCII(object o)
+    void* PyUnicode_DATA(object o)
+    Py_ssize_t PyUnicode_GET_LENGTH(object o)
+
+import_datetime()
+
+cdef enum:
+    MAX_LOC_LENGTH = 2047
+    MAX_OFFSET_SECONDS = 50400  # 14 hours, the xsd:dateTime offset range
+
+cdef enum:
+    ADDED_ = 0
+    FULL_ = 1
+    SLOW_ = 2
+    DUPLICATE_ = 3
+    EXHAUSTED_ = 4
+
+ADDED, FULL, SLOW, DUPLICATE, EXHAUSTED = ADDED_, FULL_, SLOW_, DUPLICATE_, EXHAUSTED_
+
+NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+XHTML_NS = "http://www.w3.org/1999/xhtml"
+HEAD = f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}">\n'.encode()
+HEAD_XHTML = (
+    f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}" xmlns:xhtml="{XHTML_NS}">\n'
+).encode()
+TAIL = b"</urlset>\n"
+
+cdef bytes _HEAD = HEAD
+cdef bytes _HEAD_XHTML = HEAD_XHTML
+cdef bytes _TAIL = TAIL
+cdef frozenset _CHANGEFREQS = CHANGEFREQS
+cdef object _UrlEntry = UrlEntry
+
+# Byte classes for the canonical-loc scan.
+cdef enum:
+    C_BAD = 0
+    C_KEEP = 1
+    C_PERCENT = 2
+    C_AMP = 3
+    C_APOS = 4
+    C_SLASH = 5
+
+cdef unsigned char CLS[256]
+cdef unsigned char HEXU[256]   # upper-case hex digits only (canonical %hh)
+cdef unsigned char DIGIT[256]
+cdef int DAYS[12]
+
+
+cdef void _init_tables():
+    cdef bytes keep = (b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+                       b"-._~!$()*+,;=:@?")
+    cdef int i
+    memset(CLS, C_BAD, 256)
+    memset(HEXU, 0, 256)
+    memset(DIGIT, 0, 256)
+    for i in range(len(keep)):
+        CLS[keep[i]] = C_KEEP
+    CLS[ord('%')] = C_PERCENT
+    CLS[ord('&')] = C_AMP
+    CLS[ord("'")] = C_APOS
+    CLS[ord('/')] = C_SLASH
+    for i in range(10):
+        HEXU[ord('0') + i] = 1
+        DIGIT[ord('0') + i] = 1
+    for i in range(6):
+        HEXU[ord('A') + i] = 1
+    cdef int days[12]
+    days[:] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+    for i in range(12):
+        DAYS[i] = days[i]
+
+
+_init_tables()
+
+
+cdef inline int64_t _days_from_civil(int64_t y, int64_t m, int64_t d) noexcept:
+    # Same algorithm as entries.days_from_civil; floor division done explicitly.
+    y -= m <= 2
+    cdef int64_t era = (y if y >= 0 else y - 399) // 400
+    cdef int64_t yoe = y - era * 400
+    cdef int64_t doy = (153 * (m + (-3 if m > 2 else 9)) + 2) // 5 + d - 1
+    cdef int64_t doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468
+
+
+cdef inline bint _valid_ymd(int y, int m, int d) noexcept:
+    if y < 1 or m < 1 or m > 12 or d < 1:
+        return False
+    cdef int dim = DAYS[m - 1]
+    if m == 2 and y % 4 == 0 and (y % 100 != 0 or y % 400 == 0):
+        dim += 1
+    return d <= dim
+
+
+cdef inline int _num(const char* p, int n) noexcept:
+    cdef int v = 0, i
+    for i in range(n):
+        v = v * 10 + (p[i] - 48)
+    return v
+
+
+cdef inline bint _digits(const char* p, int n) noexcept:
+    cdef int i
+    for i in range(n):
+        if not DIGIT[<unsigned char>p[i]]:
+            return False
+    return True
+
+
+cdef bint _parse_canonical(const char* s, Py_ssize_t n, int64_t* key) noexcept:
+    """Validate a canonical lastmod and compute its UTC-seconds key."""
+    cdef int y, mo, d, h, mi, sec, oh, om, off
+    if n != 10 and n != 25:
+        return False
+    if not (_digits(s, 4) and s[4] == 45 and _digits(s + 5, 2) and s[7] == 45
+            and _digits(s + 8, 2)):
+        return False
+    y = _num(s, 4)
+    mo = _num(s + 5, 2)
+    d = _num(s + 8, 2)
+    if not _valid_ymd(y, mo, d):
+        return False
+    if n == 10:
+        key[0] = _days_from_civil(y, mo, d) * 86400
+        return True
+    if not (s[10] == 84 and _digits(s + 11, 2) and s[13] == 58 and _digits(s + 14, 2)
+            and s[16] == 58 and _digits(s + 17, 2) and (s[19] == 43 or s[19] == 45)
+            and _digits(s + 20, 2) and s[22] == 58 and _digits(s + 23, 2)):
+        return False
+    h = _num(s + 11, 2)
+    mi = _num(s + 14, 2)
+    sec = _num(s + 17, 2)
+    oh = _num(s + 20, 2)
+    om = _num(s + 23, 2)
+    off = oh * 60 + om
+    if h > 23 or mi > 59 or sec > 59 or om > 59 or off > 14 * 60:
+        return False
+    if off == 0 and s[19] == 45:
+        return False
+    if s[19] == 45:
+        off = -off
+    key[0] = _days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec - off * 60
+    return True
+
+
+cdef inline char* _put2(char* w, int v) noexcept:
+    w[0] = 48 + v // 10
+    w[1] = 48 + v % 10
+    return w + 2
+
+
+cdef inline char* _put4(char* w, int v) noexcept:
+    w[0] = 48 + v // 1000
+    w[1] = 48 + (v // 100) % 10
+    w[2] = 48 + (v // 10) % 10
+    w[3] = 48 + v % 10
+    return w + 4
+
+
+cdef inline const char* _ascii(object s, Py_ssize_t* n) except NULL:
+    if not PyUnicode_IS_ASCII(s):
+        raise ValueError(f"non-canonical value (not ASCII): {s!r}")
+    n[0] = PyUnicode_GET_LENGTH(s)
+    return <const char*>PyUnicode_DATA(s)
+
+
+cdef inline Py_ssize_t _escape_extra(const char* s, Py_ssize_t n) noexcept:
+    cdef Py_ssize_t i, extra = 0
+    cdef char c
+    for i in range(n):
+        c = s[i]
+        if c == 38:      # &  -> &amp;
+            extra += 4
+        elif c == 39:    # '  -> &apos;
+            extra += 5
+        elif c == 60 or c == 62:   # < > -> &lt; &gt;
+            extra += 3
+        elif c == 34:    # "  -> &quot;
+            extra += 5
+    return extra
+
+
+cdef inline char* _put(char* w, const char* s, Py_ssize_t n) noexcept:
+    memcpy(w, s, n)
+    return w + n
+
+
+cdef char* _put_escaped(char* w, const char* s, Py_ssize_t n, Py_ssize_t extra) noexcept:
+    if extra == 0:
+        memcpy(w, s, n)
+        return w + n
+    cdef Py_ssize_t i
+    cdef char c
+    for i in range(n):
+        c = s[i]
+        if c == 38:
+            memcpy(w, b"&amp;", 5)
+            w += 5
+        elif c == 39:
+            memcpy(w, b"&apos;", 6)
+            w += 6
+        elif c == 60:
+            memcpy(w, b"&lt;", 4)
+            w += 4
+        elif c == 62:
+            memcpy(w, b"&gt;", 4)
+            w += 4
+        elif c == 34:
+            memcpy(w, b"&quot;", 6)
+            w += 6
+        else:
+            w[0] = c
+            w += 1
+    return w
+
+
+cdef class LocSet:
+    """Seen-URL set: open addressing over 64-bit str hashes, 8 bytes a slot.
+
+    Grows by 1.5x at 80% load, so it never holds more than 15 bytes per URL.
+    """
+
+    cdef uint64_t* table
+    cdef Py_ssize_t cap
+    cdef Py_ssize_t n
+
+    def __cinit__(self):
+        self.cap = 1024
+        self.n = 0
+        self.table = <uint64_t*>malloc(self.cap * sizeof(uint64_t))
+        if self.table == NULL:
+            raise MemoryError()
+        memset(self.table, 0, self.cap * sizeof(uint64_t))
+
+    def __dealloc__(self):
+        free(self.table)
+
+    cdef int _grow(self) except -1:
+        cdef Py_ssize_t new_cap = self.cap + self.cap // 2, i, j
+        cdef uint64_t h
+        cdef uint64_t* new = <uint64_t*>malloc(new_cap * sizeof(uint64_t))
+        if new == NULL:
+            raise MemoryError()
+        memset(new, 0, new_cap * sizeof(uint64_t))
+        for i in range(self.cap):
+            h = self.table[i]
+            if h:
+                j = h % new_cap
+                while new[j]:
+                    j += 1
+                    if j == new_cap:
+                        j = 0
+                new[j] = h
+        free(self.table)
+        self.table = new
+        self.cap = new_cap
+        return 0
+
+    cdef int add_hash(self, uint64_t h) except -1:
+        """1 if new, 0 if seen."""
+        cdef Py_ssize_t j = h % self.cap
+        cdef uint64_t cur
+        while True:
+            cur = self.table[j]
+            if cur == 0:
+                break
+            if cur == h:
+                return 0
+            j += 1
+            if j == self.cap:
+                j = 0
+        self.table[j] = h
+        self.n += 1
+        if self.n * 5 > self.cap * 4:
+            self._grow()
+        return 1
+
+    cdef inline int add_obj(self, object loc) except -1:
+        cdef Py_hash_t h = PyObject_Hash(loc)
+        if h == 0:
+            h = 1
+        return self.add_hash(<uint64_t>h)
+
+    def add(self, str loc):
+        """True if ``loc`` is new."""
+        return self.add_obj(loc) == 1
+
+    def __len__(self):
+        return self.n
+
+    @property
+    def nbytes(self):
+        return self.cap * sizeof(uint64_t)
+
+
+cdef class UrlsetBuffer:
+    """One shard being filled; see ``_urlset_py.UrlsetBuffer`` for the contract."""
+
+    cdef char* buf
+    cdef Py_ssize_t size, cap
+    cdef readonly str prefix
+    cdef const char* prefix_ptr
+    cdef Py_ssize_t prefix_len, prefix_extra
+    cdef readonly Py_ssize_t max_urls, max_bytes, count, nbytes
+    cdef public Py_ssize_t consumed
+    cdef readonly Py_ssize_t unused_fields
+    cdef readonly LocSet seen
+    cdef readonly int64_t future_limit
+    cdef readonly bint text
+    cdef bint xhtml
+    cdef int64_t newest_key
+    cdef char newest[32]
+    cdef int newest_len
+
+    def __cinit__(self, str prefix, Py_ssize_t max_urls, Py_ssize_t max_bytes, LocSet seen,
+                  int64_t future_limit, bint text=False):
+        self.prefix = prefix
+        self.prefix_ptr = _ascii(prefix, &self.prefix_len)
+        self.prefix_extra = _escape_extra(self.prefix_ptr, self.prefix_len)
+        self.max_urls = max_urls
+        self.max_bytes = max_bytes
+        self.seen = seen
+        self.future_limit = future_limit
+        self.text = text
+        self.consumed = 0
+        self.unused_fields = 0
+        self.cap = 1 << 16
+        self.buf = <char*>malloc(self.cap)
+        if self.buf == NULL:
+            raise MemoryError()
+        self.reset()
+
+    def __dealloc__(self):
+        free(self.buf)
+
+    def reset(self):
+        self.size = 0
+        self.count = 0
+        self.xhtml = False
+        self.nbytes = 0 if self.text else len(_HEAD) + len(_TAIL)
+        self.newest_key = -(<int64_t>1 << 62)
+        self.newest_len = 0
+
+    @property
+    def newest_lastmod(self):
+        if self.newest_len == 0:
+            return None
+        return self.newest[:self.newest_len].decode("ascii")
+
+    cdef int _reserve(self, Py_ssize_t extra) except -1:
+        cdef Py_ssize_t want = self.size + extra, new_cap = self.cap
+        cdef char* new
+        if want <= self.cap:
+            return 0
+        while new_cap < want:
+            new_cap *= 2
+        new = <char*>realloc(self.buf, new_cap)
+        if new == NULL:
+            raise MemoryError()
+        self.buf = new
+        self.cap = new_cap
+        return 0
+
+    cdef int _append(self, object loc, const char* l, Py_ssize_t ln, Py_ssize_t lx,
+                     const char* lm, Py_ssize_t lmn, int64_t key, object changefreq,
+                     object priority, object alternates) except -1:
+        """Size, check limits and duplicates, then write one canonical entry."""
+        cdef Py_ssize_t cfn = 0, prn = 0, size, extra_head = 0, an, hn, ax, hx
+        cdef const char* cf = NULL
+        cdef const char* pr = NULL
+        cdef const char* a
+        cdef const char* h
+        cdef char* w
+        cdef object lang, href
+        if changefreq is not None:
+            cf = _ascii(changefreq, &cfn)
+        if priority is not None:
+            pr = _ascii(priority, &prn)
+        if self.text:
+            size = ln + 1
+        else:
+            size = 10 + ln + lx + 6 + 7
+            if lm != NULL:
+                size += 19 + lmn
+            if cf != NULL:
+                size += 25 + cfn
+            if pr != NULL:
+                size += 21 + prn
+            if alternates:
+                for lang, href in alternates:
+                    a = _ascii(lang, &an)
+                    h = _ascii(href, &hn)
+                    size += 38 + an + _escape_extra(a, an) + 8 + hn + _escape_extra(h, hn) + 3
+                if not self.xhtml:
+                    extra_head = len(_HEAD_XHTML) - len(_HEAD)
+        if self.count >= self.max_urls or self.nbytes + size + extra_head > self.max_bytes:
+            return FULL_
+        if not self.seen.add_obj(loc):
+            return DUPLICATE_
+        self._reserve(size)
+        w = self.buf + self.size
+        if self.text:
+            w = _put(w, l, ln)
+            w[0] = 10
+            w += 1
+        else:
+            w = _put(w, b"<url><loc>", 10)
+            w = _put_escaped(w, l, ln, lx)
+            w = _put(w, b"</loc>", 6)
+            if lm != NULL:
+                w = _put(w, b"<lastmod>", 9)
+                w = _put(w, lm, lmn)
+                w = _put(w, b"</lastmod>", 10)
+            if cf != NULL:
+                w = _put(w, b"<changefreq>", 12)
+                w = _put(w, cf, cfn)
+                w = _put(w, b"</changefreq>", 13)
+            if pr != NULL:
+                w = _put(w, b"<priority>", 10)
+                w = _put(w, pr, prn)
+                w = _put(w, b"</priority>", 11)
+            if alternates:
+                for lang, href in alternates:
+                    a = _ascii(lang, &an)
+                    h = _ascii(href, &hn)
+                    w = _put(w, b'<xhtml:link rel="alternate" hreflang="', 38)
+                    w = _put_escaped(w, a, an, _escape_extra(a, an))
+                    w = _put(w, b'" href="', 8)
+                    w = _put_escaped(w, h, hn, _escape_extra(h, hn))
+                    w = _put(w, b'"/>', 3)
+                self.xhtml = True
+            w = _put(w, b"</url>\n", 7)
+        self.size += size
+        self.nbytes += size + extra_head
+        self.count += 1
+        if self.text and (lm != NULL or cf != NULL or pr != NULL or alternates):
+            self.unused_fields += 1
+        if lm != NULL and key > self.newest_key:
+            self.newest_key = key
+            memcpy(self.newest, lm, lmn)
+            self.newest_len = <int>lmn
+        return ADDED_
+
+    cdef int _offer(self, object entry) except -1:
+        cdef object loc, lastmod, changefreq, priority, alternates
+        cdef tuple t
+        cdef const char* s
+        cdef const char* p
+        cdef const char* end
+        cdef Py_ssize_t n, extra, lmn = 0
+        cdef const char* lm = NULL
+        cdef char lmbuf[32]
+        cdef int64_t key = 0
+        cdef unsigned char c
+        if type(entry) is str:
+            loc = entry
+            lastmod = None
+            changefreq = None
+        elif isinstance(entry, _UrlEntry) and len(<tuple>entry) == 5:
+            t = <tuple>entry
+            loc = t[0]
+            lastmod = t[1]
+            changefreq = t[2]
+            priority = t[3]
+            alternates = t[4]
+            if priority is not None or alternates:
+                return SLOW_
+        else:
+            return SLOW_
+        if changefreq is not None and not (type(changefreq) is str
+                                           and changefreq in _CHANGEFREQS):
+            return SLOW_
+        # --- loc: one pass classifies and counts escapes ---
+        if type(loc) is not str or not PyUnicode_IS_ASCII(loc):
+            return SLOW_
+        n = PyUnicode_GET_LENGTH(loc)
+        if n > MAX_LOC_LENGTH or n < self.prefix_len:
+            return SLOW_
+        s = <const char*>PyUnicode_DATA(loc)
+        if memcmp(s, self.prefix_ptr, self.prefix_len) != 0:
+            return SLOW_
+        p = s + self.prefix_len
+        end = s + n
+        if p < end and p[0] == 46:   # '/.' across the prefix boundary
+            return SLOW_
+        extra = self.prefix_extra
+        while p < end:
+            c = <unsigned char>p[0]
+            if CLS[c] == C_KEEP:
+                p += 1
+            elif CLS[c] == C_SLASH:
+                if p + 1 < end and p[1] == 46:
+                    return SLOW_
+                p += 1
+            elif CLS[c] == C_PERCENT:
+                if p + 2 >= end or not HEXU[<unsigned char>p[1]] or not HEXU[<unsigned char>p[2]]:
+                    return SLOW_
+                p += 3
+            elif CLS[c] == C_AMP:
+                extra += 4
+                p += 1
+            elif CLS[c] == C_APOS:
+                extra += 5
+                p += 1
+            else:
+                return SLOW_
+        # --- lastmod ---
+        if lastmod is not None:
+            if type(lastmod) is str:
+                if not PyUnicode_IS_ASCII(lastmod):
+                    return SLOW_
+                lmn = PyUnicode_GET_LENGTH(lastmod)
+                lm = <const char*>PyUnicode_DATA(lastmod)
+                if not _parse_canonical(lm, lmn, &key):
+                    return SLOW_
+            elif PyDateTime_Check(lastmod):
+                if not self._format_datetime(lastmod, lmbuf, &key):
+                    return SLOW_
+                lm = lmbuf
+                lmn = 25
+            elif PyDate_Check(lastmod):
+                _put2(_put2(_put4(lmbuf, date_year(lastmod)) + 1, date_month(lastmod)) + 1,
+                      date_day(lastmod))
+                lmbuf[4] = 45
+                lmbuf[7] = 45
+                key = _days_from_civil(date_year(lastmod), date_month(lastmod),
+                                       date_day(lastmod)) * 86400
+                lm = lmbuf
+                lmn = 10
+            else:
+                return SLOW_
+            if key > self.future_limit:
+                return SLOW_
+        return self._append(loc, s, n, extra, lm, lmn, key, changefreq, None, None)
+
+    cdef bint _format_datetime(self, object dt, char* out, int64_t* key) except -1:
+        cdef object delta = dt.utcoffset()
+        cdef int64_t total
+        cdef int minutes, y, mo, d, h, mi, sec
+        if delta is None or timedelta_microseconds(delta) != 0:
+            return False
+        total = <int64_t>timedelta_days(delta) * 86400 + timedelta_seconds(delta)
+        if total % 60 != 0 or total > MAX_OFFSET_SECONDS or total < -MAX_OFFSET_SECONDS:
+            return False
+        minutes = <int>(total // 60)
+        y = datetime_year(dt)
+        mo = datetime_month(dt)
+        d = datetime_day(dt)
+        h = datetime_hour(dt)
+        mi = datetime_minute(dt)
+        sec = datetime_second(dt)
+        _put4(out, y)
+        out[4] = 45
+        _put2(out + 5, mo)
+        out[7] = 45
+        _put2(out + 8, d)
+        out[10] = 84
+        _put2(out + 11, h)
+        out[13] = 58
+        _put2(out + 14, mi)
+        out[16] = 58
+        _put2(out + 17, sec)
+        out[19] = 45 if minutes < 0 else 43
+        if minutes < 0:
+            minutes = -minutes
+        _put2(out + 20, minutes // 60)
+        out[22] = 58
+        _put2(out + 23, minutes % 60)
+        key[0] = _days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec - total
+        return True
+
+    def offer(self, entry):
+        """Fast path for one raw entry; SLOW when it is not already canonical."""
+        return self._offer(entry)
+
+    def feed(self, entries):
+        """Add entries until one is not ADDED; return (status, that entry)."""
+        cdef int status
+        for entry in entries:
+            self.consumed += 1
+            status = self._offer(entry)
+            if status != ADDED_:
+                return status, entry
+        return EXHAUSTED_, None
+
+    def add(self, str loc, lastmod, changefreq, priority, alternates):
+        """Append one canonical entry: ADDED, FULL (not added) or DUPLICATE."""
+        cdef Py_ssize_t ln, lmn = 0
+        cdef const char* l = _ascii(loc, &ln)
+        cdef const char* lm = NULL
+        cdef int64_t key = 0
+        if lastmod is not None:
+            lm = _ascii(lastmod, &lmn)
+            if not _parse_canonical(lm, lmn, &key):
+                raise ValueError(f"non-canonical lastmod: {lastmod!r}")
+        return self._append(loc, l, ln, _escape_extra(l, ln), lm, lmn, key, changefreq,
+                            priority, alternates)
+
+    def getvalue(self):
+        cdef bytes head = b"" if self.text else (_HEAD_XHTML if self.xhtml else _HEAD)
+        cdef bytes tail = b"" if self.text else _TAIL
+        cdef Py_ssize_t hn = len(head), tn = len(tail)
+        cdef bytes out = PyBytes_FromStringAndSize(NULL, hn + self.size + tn)
+        cdef char* w = PyBytes_AS_STRING(out)
+        memcpy(w, <const char*>head, hn)
+        memcpy(w + hn, self.buf, self.size)
+        memcpy(w + hn + self.size, <const char*>tail, tn)
+        return out

@@ -1,0 +1,36 @@
+"""Pick the hot unit: the compiled twin unless disabled or missing."""
+
+from __future__ import annotations
+
+from ._compat import NO_EXTENSIONS
+
+USE_EXTENSIONS = False
+if not NO_EXTENSIONS:
+    try:
+        from ._urlset_c import (
+            ADDED,
+            DUPLICATE,
+            EXHAUSTED,
+            FULL,
+            SLOW,
+            LocSet,
+            UrlsetBuffer,
+        )
+
+        USE_EXTENSIONS = True
+    except ImportError:  # pragma: no cover - only without a compiled build
+        pass
+
+if not USE_EXTENSIONS:
+    from ._urlset_py import (  # type: ignore[assignment]
+        ADDED,
+        DUPLICATE,
+        EXHAUSTED,
+        FULL,
+        SLOW,
+        LocSet,
+        UrlsetBuffer,
+    )
+
+__all__ = ["ADDED", "DUPLICATE", "EXHAUSTED", "FULL", "SLOW", "LocSet", "UrlsetBuffer",
+           "USE_EXTENSIONS"]

@@ -1,0 +1,222 @@
+"""Reference implementation of the hot unit: fast-path checks, escaping, serialization.
+
+``ext/_urlset_c.pyx`` is its accelerated twin; both must give identical bytes and
+identical status codes for every input. The fast path only *accepts* entries that
+are already canonical (what ``entries.normalize_entry`` would return unchanged);
+everything else is answered with ``SLOW`` and the writer sends it through the
+shared Python rules, then calls ``add`` with canonical strings.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from datetime import date, datetime, timedelta
+
+from .entries import CHANGEFREQS, MAX_LOC_LENGTH, UrlEntry, format_offset, lastmod_key
+
+ADDED, FULL, SLOW, DUPLICATE, EXHAUSTED = 0, 1, 2, 3, 4
+
+NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+XHTML_NS = "http://www.w3.org/1999/xhtml"
+HEAD = f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}">\n'.encode()
+HEAD_XHTML = (
+    f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}" xmlns:xhtml="{XHTML_NS}">\n'
+).encode()
+TAIL = b"</urlset>\n"
+
+# Already percent-encoded ASCII URL characters that need no change (RFC 3986).
+_CANONICAL_TAIL = re.compile(r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-F]{2})*")
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_DATETIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[+-][0-9]{2}:[0-9]{2}")
+_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+_MINUTE = timedelta(minutes=1)
+
+
+def escape(text: str) -> str:
+    """XML-escape the five specials exactly once."""
+    if "&" in text:
+        text = text.replace("&", "&amp;")
+    if "'" in text:
+        text = text.replace("'", "&apos;")
+    if "<" in text or ">" in text or '"' in text:
+        text = text.replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    return text
+
+
+def _valid_date(text: str) -> bool:
+    year, month, day = int(text[0:4]), int(text[5:7]), int(text[8:10])
+    if year < 1 or not 1 <= month <= 12 or day < 1:
+        return False
+    leap = month == 2 and year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    return day <= _DAYS[month - 1] + leap
+
+
+def _canonical_lastmod(value: object) -> str | None:
+    """The emitted form if ``value`` needs no parsing, else None (slow path)."""
+    if type(value) is str:
+        if len(value) == 10:
+            return value if _DATE.fullmatch(value) and _valid_date(value) else None
+        if len(value) != 25 or not _DATETIME.fullmatch(value) or not _valid_date(value):
+            return None
+        hour, minute, second = int(value[11:13]), int(value[14:16]), int(value[17:19])
+        off_h, off_m = int(value[20:22]), int(value[23:25])
+        offset = off_h * 60 + off_m
+        if hour > 23 or minute > 59 or second > 59 or off_m > 59 or offset > 14 * 60:
+            return None
+        if offset == 0 and value[19] == "-":  # canonical zero offset is +00:00
+            return None
+        return value
+    if isinstance(value, datetime):
+        delta = value.utcoffset()
+        if delta is None or delta % _MINUTE or abs(delta) > timedelta(hours=14):
+            return None
+        return (
+            f"{value.year:04d}-{value.month:02d}-{value.day:02d}T{value.hour:02d}:"
+            f"{value.minute:02d}:{value.second:02d}{format_offset(int(delta / _MINUTE))}"
+        )
+    if isinstance(value, date):
+        return f"{value.year:04d}-{value.month:02d}-{value.day:02d}"
+    return None
+
+
+class LocSet:
+    """Seen-URL set for the cross-shard duplicate check: stores 64-bit hashes only."""
+
+    def __init__(self) -> None:
+        self._hashes: set[int] = set()
+
+    def add(self, loc: str) -> bool:
+        """True if ``loc`` is new (hash 0 is folded into 1, as in the C twin)."""
+        h = hash(loc) or 1
+        if h in self._hashes:
+            return False
+        self._hashes.add(h)
+        return True
+
+    def __len__(self) -> int:
+        return len(self._hashes)
+
+
+class UrlsetBuffer:
+    """One shard being filled: ``<urlset>`` XML or a text sitemap (one URL a line)."""
+
+    def __init__(
+        self,
+        prefix: str,
+        max_urls: int,
+        max_bytes: int,
+        seen: LocSet,
+        future_limit: int,
+        text: bool = False,
+    ) -> None:
+        self.prefix = prefix
+        self.max_urls = max_urls
+        self.max_bytes = max_bytes
+        self.seen = seen
+        self.future_limit = future_limit
+        self.text = text
+        self.consumed = 0
+        self.unused_fields = 0
+        self.reset()
+
+    def reset(self) -> None:
+        self._parts: list[str] = []
+        self._xhtml = False
+        self.count = 0
+        self.nbytes = 0 if self.text else len(HEAD) + len(TAIL)
+        self.newest_lastmod: str | None = None
+        self._newest_key = -(2**62)
+
+    def feed(self, entries: Iterator[object]) -> tuple[int, object]:
+        """Add entries until one is not ADDED; return (status, that entry)."""
+        offer = self.offer
+        for entry in entries:
+            self.consumed += 1
+            status = offer(entry)
+            if status != ADDED:
+                return status, entry
+        return EXHAUSTED, None
+
+    def offer(self, entry: object) -> int:
+        """Fast path for one raw entry; SLOW when it is not already canonical."""
+        if type(entry) is str:
+            loc, lastmod, changefreq, priority, alternates = entry, None, None, None, ()
+        elif isinstance(entry, UrlEntry) and len(entry) == 5:
+            loc, lastmod, changefreq, priority, alternates = entry
+        else:
+            return SLOW
+        if priority is not None or alternates:
+            return SLOW
+        if changefreq is not None and not (type(changefreq) is str and changefreq in CHANGEFREQS):
+            return SLOW
+        prefix = self.prefix
+        if (
+            type(loc) is not str
+            or len(loc) > MAX_LOC_LENGTH
+            or not loc.startswith(prefix)
+            or not _CANONICAL_TAIL.fullmatch(loc, len(prefix))
+            or "/." in loc[len(prefix) - 1 :]
+        ):
+            return SLOW
+        text = None
+        if lastmod is not None:
+            text = _canonical_lastmod(lastmod)
+            if text is None or lastmod_key(text) > self.future_limit:
+                return SLOW
+        return self.add(loc, text, changefreq, None, ())
+
+    def add(
+        self,
+        loc: str,
+        lastmod: str | None,
+        changefreq: str | None,
+        priority: str | None,
+        alternates: tuple[tuple[str, str], ...],
+    ) -> int:
+        """Append one canonical entry: ADDED, FULL (not added) or DUPLICATE."""
+        if lastmod is not None and _canonical_lastmod(lastmod) != lastmod:
+            raise ValueError(f"non-canonical lastmod: {lastmod!r}")
+        extra_head = 0
+        if self.text:
+            piece = loc + "\n"
+        else:
+            parts = ["<url><loc>", escape(loc), "</loc>"]
+            if lastmod is not None:
+                parts += ["<lastmod>", lastmod, "</lastmod>"]
+            if changefreq is not None:
+                parts += ["<changefreq>", changefreq, "</changefreq>"]
+            if priority is not None:
+                parts += ["<priority>", priority, "</priority>"]
+            for lang, href in alternates:
+                parts += ['<xhtml:link rel="alternate" hreflang="', escape(lang), '" href="',
+                          escape(href), '"/>']
+            parts.append("</url>\n")
+            piece = "".join(parts)
+            if alternates and not self._xhtml:
+                extra_head = len(HEAD_XHTML) - len(HEAD)
+        if not piece.isascii():
+            raise ValueError(f"non-canonical value (not ASCII): {piece!r}")
+        size = len(piece) + extra_head  # canonical values are ASCII: chars == bytes
+        if self.count >= self.max_urls or self.nbytes + size > self.max_bytes:
+            return FULL
+        if not self.seen.add(loc):
+            return DUPLICATE
+        self._parts.append(piece)
+        self.count += 1
+        self.nbytes += size
+        if extra_head:
+            self._xhtml = True
+        if self.text and (lastmod or changefreq or priority or alternates):
+            self.unused_fields += 1
+        if lastmod is not None:
+            key = lastmod_key(lastmod)
+            if key > self._newest_key:
+                self._newest_key, self.newest_lastmod = key, lastmod
+        return ADDED
+
+    def getvalue(self) -> bytes:
+        body = "".join(self._parts).encode("ascii")
+        if self.text:
+            return body
+        return (HEAD_XHTML if self._xhtml else HEAD) + body + TAIL
