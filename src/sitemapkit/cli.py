@@ -1,0 +1,122 @@
+"""Command line: ``sitemapkit write`` (more commands join as they land).
+
+Exit codes: 0 success, 1 invalid input or a failed write, 2 usage errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Iterator, Sequence
+
+from . import __version__
+from .entries import EntryError
+from .inputs import FORMATS, InputError, Reader, detect_format, open_input
+from .writer import (
+    DEFAULT_MAX_BYTES,
+    PROTOCOL_MAX_URLS,
+    ConfigError,
+    NoUrlsError,
+    WriterOptions,
+    write_sitemaps,
+)
+
+PROGRESS_EVERY = 100_000
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="sitemapkit", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"sitemapkit {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    w = sub.add_parser("write", help="write sitemaps for URLs from a file or stdin")
+    w.add_argument("input", help="input file, or - for stdin (.gz inputs are read too)")
+    w.add_argument("-o", "--out", required=True, help="output directory (the site root)")
+    w.add_argument("--base-url", required=True, help="URL of the output directory on the site")
+    w.add_argument("--format", choices=FORMATS, help="input format (default: from extension)")
+    w.add_argument("--text", action="store_true", help="write text sitemaps (one URL a line)")
+    w.add_argument("--max-urls", type=int, default=PROTOCOL_MAX_URLS)
+    w.add_argument("--max-bytes", type=int, default=DEFAULT_MAX_BYTES,
+                   help="uncompressed byte cap per file (at most 52428800)")
+    w.add_argument("--gzip-level", type=int, default=6)
+    w.add_argument("--gzip-backend", choices=("zlib", "isal"), default="zlib")
+    w.add_argument("--filename", help="entry-point file name (default sitemap.xml)")
+    w.add_argument("--index-filename", help="index file name when sharded")
+    w.add_argument("--shard-pattern", help="shard names, e.g. 'sitemap-{number:05d}-{digest}.xml.gz'")
+    w.add_argument("--no-gzip-copy", action="store_true",
+                   help="single-file sets: do not also write FILENAME.gz")
+    w.add_argument("--skip-invalid", action="store_true",
+                   help="skip invalid entries (counted and reported) instead of failing")
+    w.add_argument("--no-fsync", action="store_true", help="skip fsync (faster, less durable)")
+    w.add_argument("-q", "--quiet", action="store_true", help="no summary line")
+    return parser
+
+
+def _with_progress(reader: Reader) -> Iterator[object]:
+    """Progress on stderr for large inputs when stderr is a terminal."""
+    if not sys.stderr.isatty():
+        yield from reader
+        return
+    started = time.perf_counter()
+    for entry in reader:
+        if reader.count % PROGRESS_EVERY == 0:
+            rate = reader.count / max(time.perf_counter() - started, 1e-9)
+            print(f"\r{reader.count:,} entries read ({rate:,.0f}/s)", end="", file=sys.stderr)
+        yield entry
+    if reader.count >= PROGRESS_EVERY:
+        print(file=sys.stderr)
+
+
+def _write(args: argparse.Namespace) -> int:
+    options = WriterOptions(
+        max_urls=args.max_urls, max_bytes=args.max_bytes, format="text" if args.text else "xml",
+        filename=args.filename, index_filename=args.index_filename,
+        shard_pattern=args.shard_pattern, gzip_copy=not args.no_gzip_copy,
+        gzip_level=args.gzip_level, gzip_backend=args.gzip_backend,
+        on_invalid="skip" if args.skip_invalid else "error", fsync=not args.no_fsync,
+    )
+    try:
+        stream = open_input(args.input)
+    except OSError as exc:
+        print(f"sitemapkit: error: cannot read {args.input}: {exc.strerror}", file=sys.stderr)
+        return 1
+    with stream:
+        reader = Reader(stream, detect_format(args.input, args.format))
+        try:
+            result = write_sitemaps(_with_progress(reader), args.out, args.base_url,
+                                    options=options)
+        except ConfigError as exc:
+            print(f"sitemapkit: error: {exc}", file=sys.stderr)
+            return 2
+        except EntryError as exc:
+            line = f" (input line {reader.line})" if exc.position == reader.count else ""
+            print(f"sitemapkit: error: {exc}{line}; nothing was written", file=sys.stderr)
+            return 1
+        except (InputError, NoUrlsError, UnicodeDecodeError) as exc:
+            print(f"sitemapkit: error: {exc}; nothing was written", file=sys.stderr)
+            return 1
+        except OSError as exc:
+            print(f"sitemapkit: error: writing {args.out} failed: {exc}", file=sys.stderr)
+            return 1
+    for warning in result.warnings:
+        print(f"sitemapkit: warning: {warning}", file=sys.stderr)
+    for skipped in result.skipped[:10]:
+        print(f"sitemapkit: skipped {skipped}", file=sys.stderr)
+    if result.skipped_count:
+        rules = ", ".join(f"{k}: {v}" for k, v in sorted(result.skipped_by_rule.items()))
+        print(f"sitemapkit: skipped {result.skipped_count} invalid entries ({rules})",
+              file=sys.stderr)
+    if not args.quiet:
+        print(result.summary())
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "write":
+        return _write(args)
+    return 2  # pragma: no cover - argparse rejects unknown commands
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

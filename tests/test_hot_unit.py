@@ -1,0 +1,251 @@
+"""The hot unit itself, on both twins: fast-path acceptance, escaping, limits."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta, timezone
+
+import pytest
+
+from sitemapkit import UrlEntry
+from sitemapkit._urlset_py import HEAD, HEAD_XHTML, TAIL
+
+P = "https://example.com/docs/"
+NO_FUTURE = 2**40
+
+
+def buffer(impl, max_urls=50_000, max_bytes=10_485_760, text=False, seen=None):
+    m = impl.module
+    return m.UrlsetBuffer(P, max_urls, max_bytes, seen or m.LocSet(), NO_FUTURE, text)
+
+
+def body(buf) -> bytes:
+    value = buf.getvalue()
+    head = HEAD_XHTML if value.startswith(HEAD_XHTML) else HEAD
+    return value[len(head):-len(TAIL)]
+
+
+# markupsafe-style: each special at the start, middle and end of the path.
+@pytest.mark.parametrize(
+    ("path", "xml"),
+    [
+        ("plain", "plain"),
+        ("&start", "&amp;start"),
+        ("mid&dle", "mid&amp;dle"),
+        ("end&", "end&amp;"),
+        ("'start", "&apos;start"),
+        ("mi'd", "mi&apos;d"),
+        ("end'", "end&apos;"),
+        ("a&b'c&&d''", "a&amp;b&apos;c&amp;&amp;d&apos;&apos;"),
+        ("q?x=1&y=2", "q?x=1&amp;y=2"),
+        ("%C3%BC&%F0%9F%98%80", "%C3%BC&amp;%F0%9F%98%80"),
+    ],
+)
+def test_fast_path_escapes_exactly_once(impl, path, xml):
+    buf = buffer(impl)
+    assert buf.offer(P + path) == impl.module.ADDED
+    assert body(buf) == f"<url><loc>{P}{xml}</loc></url>\n".encode()
+
+
+@pytest.mark.parametrize(
+    "loc",
+    [
+        P + "ü",  # 2-byte UTF-8
+        P + "€uro",  # 3-byte
+        P + "emoji-😀-mid",  # 4-byte
+        P + "a b",  # space must be percent-encoded
+        P + "a#frag",  # fragment is stripped by the slow path
+        P + "%c3%bc",  # lower-case hex is normalised
+        P + "%zz",  # malformed escape
+        P + "%4",  # truncated escape
+        P + "a<b",
+        P + 'a"b',
+        P + "a[b]",
+        P + "./x",  # dot segments
+        P + "a/../b",
+        P + "a/.",
+        "https://EXAMPLE.com/docs/a",  # not the canonical prefix
+        "https://example.com/doc",
+        "http://example.com/docs/a",
+        "docs/a",
+        P + "x" * (2048 - len(P)),  # 2,048 characters
+        P + "\x00",
+        P + "\x7f",
+    ],
+)
+def test_non_canonical_locs_take_the_slow_path(impl, loc):
+    buf = buffer(impl)
+    assert buf.offer(loc) == impl.module.SLOW
+    assert buf.count == 0
+
+
+def test_longest_canonical_loc_is_accepted(impl):
+    buf = buffer(impl)
+    loc = P + "x" * (2047 - len(P))
+    assert buf.offer(loc) == impl.module.ADDED
+
+
+@pytest.mark.parametrize(
+    ("lastmod", "emitted"),
+    [
+        ("2024-02-29", "2024-02-29"),
+        ("2024-01-02T03:04:05+05:30", "2024-01-02T03:04:05+05:30"),
+        ("2024-01-02T03:04:05-05:00", "2024-01-02T03:04:05-05:00"),
+        ("2024-01-02T03:04:05+14:00", "2024-01-02T03:04:05+14:00"),
+        (date(2023, 12, 31), "2023-12-31"),
+        (datetime(2024, 1, 2, 3, 4, 5, 999, tzinfo=timezone.utc), "2024-01-02T03:04:05+00:00"),
+        (datetime(2024, 1, 2, 3, 4, 5, tzinfo=timezone(timedelta(hours=-5, minutes=-30))),
+         "2024-01-02T03:04:05-05:30"),
+        (datetime(9, 1, 2, tzinfo=timezone(timedelta(hours=14))), "0009-01-02T00:00:00+14:00"),
+    ],
+)
+def test_canonical_lastmods(impl, lastmod, emitted):
+    buf = buffer(impl)
+    assert buf.offer(UrlEntry(P + "a", lastmod)) == impl.module.ADDED
+    assert f"<lastmod>{emitted}</lastmod>".encode() in body(buf)
+    assert buf.newest_lastmod == emitted
+
+
+@pytest.mark.parametrize(
+    "lastmod",
+    [
+        "2023-02-29",  # not a leap year
+        "2024-13-01",
+        "0000-01-01",
+        "2024-01-02T03:04:05Z",  # canonical form is +00:00
+        "2024-01-02T03:04:05-00:00",
+        "2024-01-02T03:04:05.5+00:00",
+        "2024-01-02T24:00:00+00:00",
+        "2024-01-02T03:04:05+14:01",
+        "2024-01-02T03:04:05+05:60",
+        " 2024-01-02",
+        "2024-01-02T03:04+00:00",
+        "2024/01/02",
+        "٢٠٢٤-٠١-٠٢",  # non-ASCII digits
+        datetime(2024, 1, 2),  # naive
+        datetime(2024, 1, 2, tzinfo=timezone(timedelta(seconds=30))),
+        datetime(2024, 1, 2, tzinfo=timezone(timedelta(hours=15))),
+        1704153600,
+    ],
+)
+def test_non_canonical_lastmods_take_the_slow_path(impl, lastmod):
+    assert buffer(impl).offer(UrlEntry(P + "a", lastmod)) == impl.module.SLOW
+
+
+def test_future_lastmod_takes_the_slow_path(impl):
+    m = impl.module
+    limit = 1_700_000_000
+    buf = m.UrlsetBuffer(P, 10, 10_000, m.LocSet(), limit)
+    ok = datetime.fromtimestamp(limit, timezone.utc)
+    assert buf.offer(UrlEntry(P + "a", ok)) == m.ADDED
+    assert buf.offer(UrlEntry(P + "b", ok + timedelta(seconds=1))) == m.SLOW
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        UrlEntry(P + "a", None, "Daily"),
+        UrlEntry(P + "a", None, None, 0.5),
+        UrlEntry(P + "a", None, None, None, (("en", P + "a"),)),
+        (P + "a", None, None, None, ()),  # a plain tuple is not a UrlEntry
+        {"loc": P + "a"},
+        b"https://example.com/docs/a",
+        None,
+    ],
+)
+def test_other_shapes_take_the_slow_path(impl, entry):
+    assert buffer(impl).offer(entry) == impl.module.SLOW
+
+
+def test_changefreq_fast_path(impl):
+    buf = buffer(impl)
+    assert buf.offer(UrlEntry(P + "a", "2024-01-01", "weekly")) == impl.module.ADDED
+    assert body(buf) == (f"<url><loc>{P}a</loc><lastmod>2024-01-01</lastmod>"
+                         "<changefreq>weekly</changefreq></url>\n").encode()
+
+
+def test_add_writes_every_field_and_switches_head_for_alternates(impl):
+    buf = buffer(impl)
+    assert buf.add(P + "a&b", "2024-01-01", "daily", "0.8", ()) == impl.module.ADDED
+    before = buf.nbytes
+    assert buf.getvalue().startswith(HEAD)
+    alts = (("en", P + "a&b"), ("de-CH", P + "de/a'b"))
+    assert buf.add(P + "c", None, None, None, alts) == impl.module.ADDED
+    value = buf.getvalue()
+    assert value.startswith(HEAD_XHTML) and value.endswith(TAIL)
+    assert buf.nbytes == len(value) > before
+    assert (f'<xhtml:link rel="alternate" hreflang="de-CH" href="{P}de/a&apos;b"/>'
+            .encode() in value)
+
+
+def test_add_rejects_non_canonical_values(impl):
+    buf = buffer(impl)
+    with pytest.raises(ValueError, match="not ASCII"):
+        buf.add(P + "ü", None, None, None, ())
+    with pytest.raises(ValueError, match="lastmod"):
+        buf.add(P + "a", "2024-01-02Z", None, None, ())
+
+
+def test_url_limit_and_full_does_not_consume(impl):
+    m = impl.module
+    buf = buffer(impl, max_urls=2)
+    assert [buf.offer(P + x) for x in "abc"] == [m.ADDED, m.ADDED, m.FULL]
+    assert buf.count == 2
+    buf.reset()
+    assert buf.offer(P + "c") == m.ADDED  # the refused entry was not marked as seen
+
+
+def test_byte_cap_counts_the_whole_file(impl):
+    m = impl.module
+    entry = f"<url><loc>{P}a</loc></url>\n"
+    exact = len(HEAD) + 2 * len(entry) + len(TAIL)
+    fits = buffer(impl, max_bytes=exact)
+    assert [fits.offer(P + x) for x in "ab"] == [m.ADDED, m.ADDED]
+    assert fits.nbytes == len(fits.getvalue()) == exact
+    short = buffer(impl, max_bytes=exact - 1)
+    assert [short.offer(P + x) for x in "ab"] == [m.ADDED, m.FULL]
+
+
+def test_duplicates_across_resets(impl):
+    m = impl.module
+    buf = buffer(impl)
+    assert buf.offer(P + "a") == m.ADDED
+    buf.reset()
+    assert buf.offer(P + "a") == m.DUPLICATE
+    assert buf.add(P + "a", None, None, None, ()) == m.DUPLICATE
+
+
+def test_feed_stops_at_each_non_added_entry(impl):
+    m = impl.module
+    buf = buffer(impl)
+    it = iter([P + "a", P + "b", P + "ü", P + "c", P + "a", P + "d"])
+    assert buf.feed(it) == (m.SLOW, P + "ü")
+    assert buf.consumed == 3
+    assert buf.feed(it) == (m.DUPLICATE, P + "a")
+    assert buf.feed(it) == (m.EXHAUSTED, None)
+    assert buf.consumed == 6 and buf.count == 4
+
+
+def test_text_mode(impl):
+    buf = buffer(impl, text=True)
+    assert buf.offer(UrlEntry(P + "a&b", "2024-01-01")) == impl.module.ADDED
+    assert buf.getvalue() == f"{P}a&b\n".encode()
+    assert buf.nbytes == len(buf.getvalue())
+    assert buf.unused_fields == 1
+
+
+def test_newest_lastmod_compares_instants_not_strings(impl):
+    buf = buffer(impl)
+    buf.offer(UrlEntry(P + "a", "2024-03-01T00:00:00+05:30"))  # 2024-02-29T18:30Z
+    buf.offer(UrlEntry(P + "b", "2024-02-29T20:00:00-01:00"))  # 2024-02-29T21:00Z: newest
+    buf.offer(UrlEntry(P + "c", "2024-02-29"))
+    assert buf.newest_lastmod == "2024-02-29T20:00:00-01:00"
+    buf.reset()
+    assert buf.newest_lastmod is None
+
+
+def test_locset_grows_and_stays_exact(impl):
+    seen = impl.module.LocSet()
+    locs = [f"{P}page-{i}" for i in range(100_000)]
+    assert all(seen.add(loc) for loc in locs)
+    assert not any(seen.add(loc) for loc in locs[::997])
+    assert len(seen) == 100_000

@@ -1,0 +1,159 @@
+"""Every entry rule: one failing case each with its message, and normalisation."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta, timezone
+from decimal import Decimal
+
+import pytest
+from conftest import BASE, snapshot
+from sitemap_check import read_set
+
+from sitemapkit import RULES, EntryError, NoUrlsError, UrlEntry
+
+NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
+
+BAD = [
+    # (entry, rule, text that must appear in the message)
+    (42, "entry-type", "int"),
+    ({"loc": BASE + "a", "color": "red"}, "entry-type", "unknown keys ['color']"),
+    ({"lastmod": "2024-01-01"}, "entry-type", "no loc"),
+    (UrlEntry(None), "loc-type", "loc None"),  # type: ignore[arg-type]
+    ("docs/page.html", "loc-absolute", "'docs/page.html'"),
+    ("/docs/page.html", "loc-absolute", "absolute"),
+    ("//example.com/docs/a", "loc-absolute", "absolute"),
+    ("https:///docs/a", "loc-absolute", "no host"),
+    ("ftp://example.com/docs/a", "loc-scheme", "scheme 'ftp'"),
+    ("https://user:pw@example.com/docs/a", "loc-userinfo", "credentials"),
+    ("https://exa mple.com/docs/a", "loc-host", "host"),
+    ("https://example.com:99999/docs/a", "loc-port", "99999"),
+    (BASE + "a\x00b", "loc-control-char", "U+0000"),
+    (BASE + "a\nb", "loc-control-char", "U+000A"),
+    (BASE + "a\x85b", "loc-control-char", "U+0085"),
+    (BASE + "a\ud800b", "loc-unicode", "lone surrogate U+D800"),
+    (BASE + "100%", "loc-percent", "malformed %-escape"),
+    (BASE + "%G1", "loc-percent", "two hex digits"),
+    ("https://example.com/other/a", "loc-outside-site", "base URL 'https://example.com/docs/'"),
+    ("https://example.org/docs/a", "loc-outside-site", "scheme and host"),
+    ("http://example.com/docs/a", "loc-outside-site", "at or below"),
+    (BASE + "../etc/passwd", "loc-outside-site", "at or below its path"),
+    (BASE + "a" * 2100, "loc-too-long", "2047"),
+    (BASE + "ü" * 400, "loc-too-long", "once percent-encoded"),
+    (UrlEntry(BASE + "a", 20240101), "lastmod-type", "W3C Datetime"),
+    (UrlEntry(BASE + "a", "2024"), "lastmod-format", "YYYY-MM-DD"),
+    (UrlEntry(BASE + "a", "2024-01"), "lastmod-format", "'2024-01'"),
+    (UrlEntry(BASE + "a", "2024-01-02T10:00+00:00"), "lastmod-format", "hh:mm:ss"),
+    (UrlEntry(BASE + "a", "2024-01-02Z"), "lastmod-format", "'2024-01-02Z'"),
+    (UrlEntry(BASE + "a", "2024/01/02"), "lastmod-format", "2024/01/02"),
+    (UrlEntry(BASE + "a", "2024-02-30"), "lastmod-format", "day is out of range"),
+    (UrlEntry(BASE + "a", "2024-01-02T25:00:00Z"), "lastmod-format", "out of range"),
+    (UrlEntry(BASE + "a", "2024-01-02T10:00:00+15:00"), "lastmod-format", "offset"),
+    (UrlEntry(BASE + "a", "2024-01-02T10:00:00"), "lastmod-timezone", "no UTC offset"),
+    (UrlEntry(BASE + "a", datetime(2024, 1, 2)), "lastmod-timezone", "naive datetime"),
+    (UrlEntry(BASE + "a", NOW + timedelta(days=2)), "lastmod-future", "24 hours"),
+    (UrlEntry(BASE + "a", None, "Daily"), "changefreq", "'Daily'"),
+    (UrlEntry(BASE + "a", None, "sometimes"), "changefreq", "lower case"),
+    (UrlEntry(BASE + "a", None, None, 1.5), "priority", "0.0 to 1.0"),
+    (UrlEntry(BASE + "a", None, None, "high"), "priority", "'high'"),
+    (UrlEntry(BASE + "a", None, None, True), "priority", "True"),
+    (UrlEntry(BASE + "a", None, None, "0.12345"), "priority", "more than 3 decimals"),
+    (UrlEntry(BASE + "a", alternates=(("english", BASE + "a"),)), "alternate", "'english'"),
+    (UrlEntry(BASE + "a", alternates=(("de", "/de/a"),)), "loc-absolute", "alternate href"),
+    (UrlEntry(BASE + "a", alternates=("de",)), "alternate", "'de'"),
+]
+
+
+def test_every_rule_has_a_failing_case():
+    assert {rule for _, rule, _ in BAD} | {"entry-too-large"} == set(RULES)
+
+
+@pytest.mark.parametrize(("entry", "rule", "text"), BAD, ids=[f"{r}-{i}" for i, (_, r, _) in
+                                                              enumerate(BAD)])
+def test_bad_entry_fails_naming_position_value_and_rule(impl, out, entry, rule, text):
+    impl.write([BASE + "good"], out, BASE, now=NOW)
+    before = snapshot(out)
+    with pytest.raises(EntryError) as info:
+        impl.write([BASE + "first", BASE + "second", entry, BASE + "after"], out, BASE, now=NOW)
+    message = str(info.value)
+    assert info.value.rule == rule and info.value.position == 3
+    assert message.startswith("entry 3: ")
+    assert f"breaks rule '{rule}'" in message and RULES[rule] in message
+    assert text in message
+    assert snapshot(out) == before  # the failed run changed nothing, left no temp files
+
+
+def test_skip_mode_reports_everything_it_skipped(impl, out):
+    entries = [BASE + "a", "relative", UrlEntry(BASE + "b", "2024-13-01"), BASE + "c", "x y"]
+    result = impl.write(entries, out, BASE, on_invalid="skip")
+    assert result.url_count == 2 and result.skipped_count == 3
+    assert result.skipped_by_rule == {"loc-absolute": 2, "lastmod-format": 1}
+    assert [e.position for e in result.skipped] == [2, 3, 5]
+    assert read_set(out, BASE).locs == [BASE + "a", BASE + "c"]
+
+
+def test_all_invalid_refuses_to_write_an_empty_sitemap(impl, out):
+    with pytest.raises(NoUrlsError, match="2 entries skipped"):
+        impl.write(["a", "b"], out, BASE, on_invalid="skip")
+    with pytest.raises(NoUrlsError, match="empty sitemap"):
+        impl.write([], out, BASE)
+    assert list(out.iterdir()) == [out / ".sitemapkit.lock"]
+
+
+@pytest.mark.parametrize(
+    ("loc", "canonical"),
+    [
+        (BASE + "über uns.html", BASE + "%C3%BCber%20uns.html"),
+        (BASE + "a&b.html", BASE + "a&b.html"),
+        (BASE + "😀", BASE + "%F0%9F%98%80"),
+        (BASE + "%c3%bc", BASE + "%C3%BC"),
+        (BASE + "page#section-2", BASE + "page"),
+        (BASE + "a/./b/../c", BASE + "a/c"),
+        (BASE + "q?x={1}|2", BASE + "q?x=%7B1%7D%7C2"),
+        ("HTTPS://EXAMPLE.COM:443/docs/Case", BASE + "Case"),
+        ("https://example.com/docs/.well-known/x", BASE + ".well-known/x"),
+        (BASE + "\ufffe\uffff", BASE + "%EF%BF%BE%EF%BF%BF"),
+    ],
+)
+def test_loc_normalisation(impl, out, loc, canonical):
+    impl.write([loc], out, BASE)
+    assert read_set(out, BASE).locs == [canonical]
+
+
+def test_idna_host_and_port(impl, out):
+    base = "https://bücher.example:8443/"
+    impl.write(["https://BÜCHER.example:8443/a b"], out, base)
+    assert read_set(out, "https://xn--bcher-kva.example:8443/").locs == [
+        "https://xn--bcher-kva.example:8443/a%20b"]
+
+
+@pytest.mark.parametrize(
+    ("value", "emitted"),
+    [
+        ("2024-01-02T03:04:05Z", "2024-01-02T03:04:05+00:00"),
+        ("2024-01-02T03:04:05.123456-00:00", "2024-01-02T03:04:05+00:00"),
+        (" 2024-01-02\t", "2024-01-02"),
+        (date(2024, 1, 2), "2024-01-02"),
+        (datetime(2024, 1, 2, 3, 4, 5, tzinfo=timezone(timedelta(hours=5, minutes=30))),
+         "2024-01-02T03:04:05+05:30"),
+    ],
+)
+def test_lastmod_normalisation(impl, out, value, emitted):
+    impl.write([UrlEntry(BASE + "a", value)], out, BASE)
+    assert read_set(out, BASE).urls[0].lastmod == emitted
+
+
+@pytest.mark.parametrize(("value", "emitted"), [(0.5, "0.5"), (1, "1.0"), (0, "0.0"),
+                                                ("0.80", "0.8"), (Decimal("0.125"), "0.125")])
+def test_priority_normalisation(impl, out, value, emitted):
+    impl.write([UrlEntry(BASE + "a", priority=value, changefreq="never")], out, BASE)
+    url = read_set(out, BASE).urls[0]
+    assert (url.priority, url.changefreq) == (emitted, "never")
+
+
+def test_mappings_and_alternates(impl, out):
+    entries = [{"loc": BASE + "en/a", "alternates": [["en", BASE + "en/a"], ["de", BASE + "de/a"],
+                                                     ["x-default", BASE + "en/a"]]}]
+    impl.write(entries, out, BASE)
+    url = read_set(out, BASE).urls[0]
+    assert url.alternates == [("en", BASE + "en/a"), ("de", BASE + "de/a"),
+                              ("x-default", BASE + "en/a")]

@@ -1,0 +1,217 @@
+"""write_sitemaps() end to end: limits, file sets, index, reproducibility, safety."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+from conftest import BASE, snapshot
+from sitemap_check import read_set
+
+from sitemapkit import ConfigError, UrlEntry
+from sitemapkit._urlset_py import HEAD, TAIL
+
+
+def pages(n: int, start: int = 0) -> list[str]:
+    return [f"{BASE}page-{i:06d}.html" for i in range(start, start + n)]
+
+
+def visible(out: Path) -> list[str]:
+    return sorted(p.name for p in out.iterdir() if not p.name.startswith("."))
+
+
+def test_exactly_50000_urls_is_one_file(impl, out):
+    result = impl.write(pages(50_000), out, BASE)
+    assert (result.url_count, result.shard_count, result.entry_point) == (50_000, 1, "sitemap.xml")
+    assert visible(out) == ["sitemap.xml", "sitemap.xml.gz"]
+    assert gzip.decompress((out / "sitemap.xml.gz").read_bytes()) == (out / "sitemap.xml").read_bytes()
+    assert read_set(out, BASE).locs == pages(50_000)
+
+
+def test_50001_urls_make_two_shards_and_an_index(impl, out):
+    result = impl.write(pages(50_001), out, BASE)
+    assert (result.url_count, result.shard_count) == (50_001, 2)
+    assert result.index_files == ["sitemap.xml"] and result.entry_point == "sitemap.xml"
+    sset = read_set(out, BASE)
+    assert sset.kind == "index"
+    assert [len(urls) for urls in sset.shards.values()] == [50_000, 1]
+    assert sset.locs == pages(50_001)
+    assert list(sset.shards) == result.shard_files
+    assert all(name.startswith("sitemap-0000") and name.endswith(".xml.gz")
+               for name in result.shard_files)
+    assert sorted(result.files) == visible(out)
+
+
+def entry_size(path: str) -> int:
+    return len(f"<url><loc>{BASE}{path}</loc></url>\n")
+
+
+def test_entry_landing_exactly_on_the_byte_cap_fits(impl, out):
+    exact = len(HEAD) + sum(entry_size(p.removeprefix(BASE)) for p in pages(40)) + len(TAIL)
+    result = impl.write(pages(40), out, BASE, max_bytes=exact)
+    assert result.shard_count == 1
+    assert len((out / "sitemap.xml").read_bytes()) == exact
+
+
+def test_one_byte_over_the_cap_starts_a_new_shard(impl, out):
+    exact = len(HEAD) + sum(entry_size(p.removeprefix(BASE)) for p in pages(40)) + len(TAIL)
+    result = impl.write(pages(40), out, BASE, max_bytes=exact - 1)
+    assert result.shard_count == 2
+    sset = read_set(out, BASE, max_bytes=exact - 1)
+    assert [len(s) for s in sset.shards.values()] == [39, 1]
+
+
+def test_entry_larger_than_the_cap_is_an_error(impl, out):
+    from sitemapkit import EntryError
+
+    with pytest.raises(EntryError, match="entry-too-large"):
+        impl.write([BASE + "a", BASE + "x" * 2000], out, BASE, max_bytes=1024)
+
+
+def test_many_shards_split_the_index_by_bytes(impl, out):
+    result = impl.write(pages(30), out, BASE, max_urls=1, max_bytes=1024)
+    assert result.shard_count == 30 and len(result.index_files) > 1
+    assert result.index_files[1] == "sitemap-index-00002.xml"
+    seen = []
+    for name in result.index_files:
+        sset = read_set(out, BASE, entry_point=name, max_urls=1, max_bytes=1024)
+        assert sset.kind == "index"
+        seen += sset.locs
+    assert seen == pages(30)
+
+
+def test_index_lastmod_is_the_newest_in_each_shard(impl, out):
+    entries = [UrlEntry(BASE + "a", "2024-01-05"), UrlEntry(BASE + "b", "2024-03-01T00:00:00+05:30"),
+               UrlEntry(BASE + "c", "2024-02-29T20:00:00-01:00"), UrlEntry(BASE + "d"),
+               UrlEntry(BASE + "e")]
+    impl.write(entries, out, BASE, max_urls=3)
+    sset = read_set(out, BASE)
+    assert list(sset.index_lastmods.values()) == ["2024-02-29T20:00:00-01:00", None]
+
+
+def test_output_is_reproducible_and_identical_across_twins(both_impls, tmp_path):
+    entries = [UrlEntry(f"{BASE}p{i}/ü&'", f"2024-01-{i % 28 + 1:02d}") for i in range(2_500)]
+    snaps = []
+    for impl in both_impls:
+        for run in range(2):
+            out = tmp_path / f"{impl.tag}-{run}"
+            impl.write(entries, out, BASE, max_urls=1_000)
+            snaps.append({k: v for k, v in snapshot(out).items() if not k.startswith(".")})
+    assert all(s == snaps[0] for s in snaps)
+    assert len(snaps[0]) == 4  # three shards and the index
+
+
+def test_shrinking_set_removes_only_its_own_stale_files(impl, out):
+    (out / "notes.txt").write_text("mine")
+    (out / "sitemap-00099-deadbeef.xml.gz").write_bytes(b"not ours")
+    first = impl.write(pages(120), out, BASE, max_urls=50)
+    assert first.shard_count == 3
+    impl.write(pages(10), out, BASE)
+    assert visible(out) == ["notes.txt", "sitemap-00099-deadbeef.xml.gz", "sitemap.xml",
+                            "sitemap.xml.gz"]
+    manifest = json.loads((out / ".sitemapkit-manifest.json").read_text())
+    assert manifest["files"] == ["sitemap.xml.gz", "sitemap.xml"]
+    assert read_set(out, BASE).locs == pages(10)
+
+
+def test_growing_set_replaces_the_single_file(impl, out):
+    impl.write(pages(10), out, BASE)
+    impl.write(pages(120), out, BASE, max_urls=50)
+    assert "sitemap.xml.gz" not in visible(out)
+    assert read_set(out, BASE).kind == "index"
+
+
+def test_failed_run_keeps_the_old_set_and_leaves_no_temp_files(impl, out):
+    impl.write(pages(120), out, BASE, max_urls=50)
+    before = snapshot(out)
+
+    def entries():
+        yield from pages(110)
+        raise RuntimeError("source died")
+
+    with pytest.raises(RuntimeError):
+        impl.write(entries(), out, BASE, max_urls=50)
+    assert snapshot(out) == before
+
+
+def test_text_sitemaps(impl, out):
+    entries = [UrlEntry(BASE + "a&b", "2024-01-01"), BASE + "c"]
+    result = impl.write(entries, out, BASE, format="text")
+    assert result.entry_point == "sitemap.txt"
+    assert (out / "sitemap.txt").read_bytes() == f"{BASE}a&b\n{BASE}c\n".encode()
+    assert result.warnings == ["1 entries had lastmod, changefreq, priority or alternates, "
+                               "which a text sitemap cannot carry"]
+    big = impl.write(pages(7), out, BASE, format="text", max_urls=3)
+    assert big.entry_point == "sitemap-index.xml" and big.shard_count == 3
+    sset = read_set(out, BASE, entry_point="sitemap-index.xml", max_urls=3)
+    assert sset.locs == pages(7) and all(".txt.gz" in n for n in sset.shards)
+    assert not (out / "sitemap.txt").exists()
+
+
+def test_duplicates_are_written_once_and_reported(impl, out):
+    entries = [BASE + "a", BASE + "b", BASE + "a", BASE + "%7e", BASE + "%7E", BASE + "b#x"]
+    result = impl.write(entries, out, BASE)
+    assert result.duplicate_count == 3  # '%7e' is normalised and 'b#x' loses its fragment
+    assert result.duplicates == [(3, BASE + "a"), (5, BASE + "%7E"), (6, BASE + "b")]
+    assert read_set(out, BASE).locs == [BASE + "a", BASE + "b", BASE + "%7E"]
+
+
+def test_gzip_options(impl, out):
+    impl.write(pages(60), out, BASE, max_urls=50, gzip_level=9)
+    assert read_set(out, BASE).locs == pages(60)
+    impl.write(pages(60), out, BASE, max_urls=50, gzip_backend="isal", gzip_level=3)
+    assert read_set(out, BASE).locs == pages(60)
+
+
+def test_custom_names(impl, out):
+    result = impl.write(pages(5), out, BASE, max_urls=2, filename="map.xml",
+                        shard_pattern="part{number}.xml.gz")
+    assert result.entry_point == "map.xml"
+    assert result.shard_files == ["part1.xml.gz", "part2.xml.gz", "part3.xml.gz"]
+    assert read_set(out, BASE, entry_point="map.xml").locs == pages(5)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"max_bytes": 52_428_801}, "at most|protocol maximum"),
+        ({"max_bytes": 10}, "max_bytes"),
+        ({"max_urls": 50_001}, "max_urls"),
+        ({"max_urls": 0}, "max_urls"),
+        ({"filename": "../sitemap.xml"}, "plain file name"),
+        ({"filename": "/tmp/sitemap.xml"}, "plain file name"),
+        ({"filename": "a\x00b.xml"}, "plain file name"),
+        ({"index_filename": "sub/index.xml"}, "plain file name"),
+        ({"shard_pattern": "../s-{number}.xml.gz"}, "plain file name"),
+        ({"shard_pattern": "s.xml.gz"}, "must contain {number}"),
+        ({"shard_pattern": "s-{number}.xml"}, "must end in .gz"),
+        ({"shard_pattern": "s-{nope}.xml.gz"}, "nope"),
+        ({"gzip_level": 10}, "0 to 9"),
+        ({"gzip_backend": "isal", "gzip_level": 6}, "0 to 3"),
+        ({"gzip_backend": "brotli"}, "unknown gzip_backend"),
+        ({"on_invalid": "ignore"}, "on_invalid"),
+        ({"format": "html"}, "format"),
+        ({"colour": "red"}, "colour"),
+    ],
+)
+def test_bad_options_are_config_errors(impl, out, options, message):
+    with pytest.raises(ConfigError, match=message):
+        impl.write(pages(1), out, BASE, **options)
+
+
+@pytest.mark.parametrize("base", ["/docs/", "docs", "ftp://example.com/", "https://example.com/?q=1"])
+def test_bad_base_url(impl, out, base):
+    with pytest.raises(ConfigError, match="base_url"):
+        impl.write(pages(1), out, base)
+
+
+def test_base_url_gets_its_trailing_slash(impl, out):
+    impl.write([BASE + "a"], out, BASE.rstrip("/"))
+    assert read_set(out, BASE).locs == [BASE + "a"]
+
+
+def test_streams_a_generator(impl, out):
+    result = impl.write((f"{BASE}g{i}" for i in range(1_234)), out, BASE, max_urls=500)
+    assert result.url_count == 1_234 and result.shard_count == 3
