@@ -35,7 +35,10 @@ from sitemapkit.entries import CHANGEFREQS, UrlEntry
 cdef extern from "Python.h":
     bint PyUnicode_IS_ASCII(object o)
     void* PyUnicode_DATA(object o)
+    int PyUnicode_KIND(object o)
+    unsigned int PyUnicode_READ(int kind, void* data, Py_ssize_t index)
     Py_ssize_t PyUnicode_GET_LENGTH(object o)
+    object PyUnicode_DecodeASCII(const char* s, Py_ssize_t size, const char* errors)
 
 import_datetime()
 
@@ -76,6 +79,7 @@ cdef enum:
     C_SLASH = 5
 
 cdef unsigned char CLS[256]
+cdef unsigned char ENC[128]    # ASCII that is percent-encoded: space " < > \\ ^ ` { | } [ ]
 cdef unsigned char HEXU[256]   # upper-case hex digits only (canonical %hh)
 cdef unsigned char DIGIT[256]
 cdef int DAYS[12]
@@ -86,6 +90,9 @@ cdef void _init_tables():
                        b"-._~!$()*+,;=:@?")
     cdef int i
     memset(CLS, C_BAD, 256)
+    memset(ENC, 0, 128)
+    for i in b' "<>\\^`{|}[]':
+        ENC[i] = 1
     memset(HEXU, 0, 256)
     memset(DIGIT, 0, 256)
     for i in range(len(keep)):
@@ -176,6 +183,98 @@ cdef bint _parse_canonical(const char* s, Py_ssize_t n, int64_t* key) noexcept:
         off = -off
     key[0] = _days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec - off * 60
     return True
+
+
+cdef enum:
+    SCAN_OK = 0
+    SCAN_SLOW = 1
+    SCAN_ENCODE = 2
+
+
+cdef int _scan_tail(const char* p, const char* end, Py_ssize_t* extra) noexcept:
+    """Classify the ASCII bytes after the prefix; count XML escape growth."""
+    cdef unsigned char c
+    if p < end and p[0] == 46:   # '/.' across the prefix boundary
+        return SCAN_SLOW
+    while p < end:
+        c = <unsigned char>p[0]
+        if CLS[c] == C_KEEP:
+            p += 1
+        elif CLS[c] == C_SLASH:
+            if p + 1 < end and p[1] == 46:
+                return SCAN_SLOW
+            p += 1
+        elif CLS[c] == C_PERCENT:
+            if p + 2 >= end or not HEXU[<unsigned char>p[1]] or not HEXU[<unsigned char>p[2]]:
+                return SCAN_SLOW
+            p += 3
+        elif CLS[c] == C_AMP:
+            extra[0] += 4
+            p += 1
+        elif CLS[c] == C_APOS:
+            extra[0] += 5
+            p += 1
+        elif c < 128 and ENC[c]:
+            return SCAN_ENCODE
+        else:
+            return SCAN_SLOW
+    return SCAN_OK
+
+
+cdef inline Py_ssize_t _pct(char* out, Py_ssize_t w, unsigned int byte) noexcept:
+    out[w] = 37
+    out[w + 1] = b"0123456789ABCDEF"[byte >> 4]
+    out[w + 2] = b"0123456789ABCDEF"[byte & 15]
+    return w + 3
+
+
+cdef object _encode_tail(object loc, const char* prefix, Py_ssize_t prefix_len):
+    """Percent-encode non-ASCII (as UTF-8) and unsafe ASCII after the prefix.
+
+    None means the slow path must decide: wrong prefix, a control character,
+    a lone surrogate, a fragment, or a result over the length limit.
+    """
+    cdef int kind = PyUnicode_KIND(loc)
+    cdef void* data = PyUnicode_DATA(loc)
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(loc), i, w
+    cdef unsigned int cp
+    cdef char out[MAX_LOC_LENGTH + 16]
+    if n < prefix_len:
+        return None
+    for i in range(prefix_len):
+        if <unsigned int>PyUnicode_READ(kind, data, i) != <unsigned char>prefix[i]:
+            return None
+    memcpy(out, prefix, prefix_len)
+    w = prefix_len
+    for i in range(prefix_len, n):
+        if w > MAX_LOC_LENGTH:
+            return None
+        cp = PyUnicode_READ(kind, data, i)
+        if cp < 0x80:
+            if ENC[cp]:
+                w = _pct(out, w, cp)
+            elif CLS[cp] == C_BAD:
+                return None
+            else:
+                out[w] = <char>cp
+                w += 1
+        elif cp <= 0x9F or 0xD800 <= cp <= 0xDFFF:
+            return None
+        elif cp < 0x800:
+            w = _pct(out, w, 0xC0 | (cp >> 6))
+            w = _pct(out, w, 0x80 | (cp & 0x3F))
+        elif cp < 0x10000:
+            w = _pct(out, w, 0xE0 | (cp >> 12))
+            w = _pct(out, w, 0x80 | ((cp >> 6) & 0x3F))
+            w = _pct(out, w, 0x80 | (cp & 0x3F))
+        else:
+            w = _pct(out, w, 0xF0 | (cp >> 18))
+            w = _pct(out, w, 0x80 | ((cp >> 12) & 0x3F))
+            w = _pct(out, w, 0x80 | ((cp >> 6) & 0x3F))
+            w = _pct(out, w, 0x80 | (cp & 0x3F))
+    if w > MAX_LOC_LENGTH:
+        return None
+    return PyUnicode_DecodeASCII(out, w, NULL)
 
 
 cdef inline char* _put2(char* w, int v) noexcept:
@@ -480,13 +579,11 @@ cdef class UrlsetBuffer:
         cdef object loc, lastmod, changefreq, priority, alternates
         cdef tuple t
         cdef const char* s
-        cdef const char* p
-        cdef const char* end
-        cdef Py_ssize_t n, extra, lmn = 0
+        cdef int scan
+        cdef Py_ssize_t n, extra = 0, lmn = 0
         cdef const char* lm = NULL
         cdef char lmbuf[32]
         cdef int64_t key = 0
-        cdef unsigned char c
         if type(entry) is str:
             loc = entry
             lastmod = None
@@ -505,40 +602,23 @@ cdef class UrlsetBuffer:
         if changefreq is not None and not (type(changefreq) is str
                                            and changefreq in _CHANGEFREQS):
             return SLOW_
-        # --- loc: one pass classifies and counts escapes ---
-        if type(loc) is not str or not PyUnicode_IS_ASCII(loc):
+        # --- loc: one pass classifies and counts escapes; encode when needed ---
+        if type(loc) is not str:
             return SLOW_
-        n = PyUnicode_GET_LENGTH(loc)
-        if n > MAX_LOC_LENGTH or n < self.prefix_len:
+        if not PyUnicode_IS_ASCII(loc):
+            loc = _encode_tail(loc, self.prefix_ptr, self.prefix_len)
+            if loc is None:
+                return SLOW_
+        scan = self._scan(loc, &extra)
+        if scan == SCAN_ENCODE:
+            loc = _encode_tail(loc, self.prefix_ptr, self.prefix_len)
+            if loc is None:
+                return SLOW_
+            scan = self._scan(loc, &extra)
+        if scan != SCAN_OK:
             return SLOW_
         s = <const char*>PyUnicode_DATA(loc)
-        if memcmp(s, self.prefix_ptr, self.prefix_len) != 0:
-            return SLOW_
-        p = s + self.prefix_len
-        end = s + n
-        if p < end and p[0] == 46:   # '/.' across the prefix boundary
-            return SLOW_
-        extra = self.prefix_extra
-        while p < end:
-            c = <unsigned char>p[0]
-            if CLS[c] == C_KEEP:
-                p += 1
-            elif CLS[c] == C_SLASH:
-                if p + 1 < end and p[1] == 46:
-                    return SLOW_
-                p += 1
-            elif CLS[c] == C_PERCENT:
-                if p + 2 >= end or not HEXU[<unsigned char>p[1]] or not HEXU[<unsigned char>p[2]]:
-                    return SLOW_
-                p += 3
-            elif CLS[c] == C_AMP:
-                extra += 4
-                p += 1
-            elif CLS[c] == C_APOS:
-                extra += 5
-                p += 1
-            else:
-                return SLOW_
+        n = PyUnicode_GET_LENGTH(loc)
         # --- lastmod ---
         if lastmod is not None:
             if type(lastmod) is str:
@@ -567,6 +647,16 @@ cdef class UrlsetBuffer:
             if key > self.future_limit:
                 return SLOW_
         return self._append(loc, s, n, extra, lm, lmn, key, changefreq, None, None)
+
+    cdef int _scan(self, object loc, Py_ssize_t* extra) noexcept:
+        cdef Py_ssize_t n = PyUnicode_GET_LENGTH(loc)
+        cdef const char* s = <const char*>PyUnicode_DATA(loc)
+        extra[0] = self.prefix_extra
+        if n > MAX_LOC_LENGTH or n < self.prefix_len:
+            return SCAN_SLOW
+        if memcmp(s, self.prefix_ptr, self.prefix_len) != 0:
+            return SCAN_SLOW
+        return _scan_tail(s + self.prefix_len, s + n, extra)
 
     cdef bint _format_datetime(self, object dt, char* out, int64_t* key) except -1:
         cdef object delta = dt.utcoffset()

@@ -49,17 +49,15 @@ def test_fast_path_escapes_exactly_once(impl, path, xml):
 @pytest.mark.parametrize(
     "loc",
     [
-        P + "ü",  # 2-byte UTF-8
-        P + "€uro",  # 3-byte
-        P + "emoji-😀-mid",  # 4-byte
-        P + "a b",  # space must be percent-encoded
+        P + "ü#frag",  # fragments are stripped by the slow path
+        P + "ü\x85",  # C1 control inside a non-ASCII loc
+        P + "ü\ud800",  # lone surrogate
+        P + "ü" * 700,  # over 2,047 once encoded
+        "https://example.com/dücs/a",  # non-ASCII, not under the prefix
         P + "a#frag",  # fragment is stripped by the slow path
         P + "%c3%bc",  # lower-case hex is normalised
         P + "%zz",  # malformed escape
         P + "%4",  # truncated escape
-        P + "a<b",
-        P + 'a"b',
-        P + "a[b]",
         P + "./x",  # dot segments
         P + "a/../b",
         P + "a/.",
@@ -76,6 +74,35 @@ def test_non_canonical_locs_take_the_slow_path(impl, loc):
     buf = buffer(impl)
     assert buf.offer(loc) == impl.module.SLOW
     assert buf.count == 0
+
+
+# One case per branch of the encoder: 2-, 3- and 4-byte UTF-8, unsafe ASCII, at the
+# start, middle and end, mixed with characters that need XML escaping.
+@pytest.mark.parametrize(
+    ("path", "xml"),
+    [
+        ("ü", "%C3%BC"),
+        ("€uro", "%E2%82%ACuro"),
+        ("emoji-😀-mid", "emoji-%F0%9F%98%80-mid"),
+        ("a b", "a%20b"),
+        ('<a>"b"', "%3Ca%3E%22b%22"),
+        ("a[b]{c}|d\\e^f`g", "a%5Bb%5D%7Bc%7D%7Cd%5Ce%5Ef%60g"),
+        ("ü&'", "%C3%BC&amp;&apos;"),
+        ("&ü ", "&amp;%C3%BC%20"),
+        ("\ufeffbom", "%EF%BB%BFbom"),
+        ("\uffff", "%EF%BF%BF"),
+        ("ü/%C3%BC", "%C3%BC/%C3%BC"),
+    ],
+)
+def test_fast_path_percent_encodes(impl, path, xml):
+    buf = buffer(impl)
+    assert buf.offer(P + path) == impl.module.ADDED
+    assert body(buf) == f"<url><loc>{P}{xml}</loc></url>\n".encode()
+
+
+@pytest.mark.parametrize("path", ["ü%c3", "ü/./x", "ü%zz", "ü/../x"])
+def test_encoded_locs_are_still_checked(impl, path):
+    assert buffer(impl).offer(P + path) == impl.module.SLOW
 
 
 def test_longest_canonical_loc_is_accepted(impl):
@@ -217,8 +244,8 @@ def test_duplicates_across_resets(impl):
 def test_feed_stops_at_each_non_added_entry(impl):
     m = impl.module
     buf = buffer(impl)
-    it = iter([P + "a", P + "b", P + "ü", P + "c", P + "a", P + "d"])
-    assert buf.feed(it) == (m.SLOW, P + "ü")
+    it = iter([P + "a", P + "b", P + "x#y", P + "c", P + "a", P + "d"])
+    assert buf.feed(it) == (m.SLOW, P + "x#y")
     assert buf.consumed == 3
     assert buf.feed(it) == (m.DUPLICATE, P + "a")
     assert buf.feed(it) == (m.EXHAUSTED, None)

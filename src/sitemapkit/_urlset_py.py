@@ -29,6 +29,7 @@ TAIL = b"</urlset>\n"
 _CANONICAL_TAIL = re.compile(r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-F]{2})*")
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _DATETIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[+-][0-9]{2}:[0-9]{2}")
+_ENCODE = frozenset(' "<>\\^`{|}[]')
 _DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 _MINUTE = timedelta(minutes=1)
 
@@ -42,6 +43,36 @@ def escape(text: str) -> str:
     if "<" in text or ">" in text or '"' in text:
         text = text.replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
     return text
+
+
+def _encode_tail(loc: str, prefix: str) -> str | None:
+    """Percent-encode non-ASCII (UTF-8) and unsafe ASCII after the prefix.
+
+    None sends the entry to the slow path: wrong prefix, control character, lone
+    surrogate, fragment, or too long once encoded. '%' is left for the scan.
+    """
+    if not loc.startswith(prefix):
+        return None
+    out = [prefix]
+    for ch in loc[len(prefix):]:
+        o = ord(ch)
+        if o < 0x20 or 0x7F <= o <= 0x9F or 0xD800 <= o <= 0xDFFF or ch == "#":
+            return None
+        if o > 0x7F or ch in _ENCODE:
+            out.append("".join(f"%{b:02X}" for b in ch.encode("utf-8")))
+        else:
+            out.append(ch)
+    encoded = "".join(out)
+    return encoded if len(encoded) <= MAX_LOC_LENGTH else None
+
+
+def _canonical_loc(loc: str, prefix: str) -> bool:
+    return (
+        len(loc) <= MAX_LOC_LENGTH
+        and loc.startswith(prefix)
+        and _CANONICAL_TAIL.fullmatch(loc, len(prefix)) is not None
+        and "/." not in loc[len(prefix) - 1 :]
+    )
 
 
 def _valid_date(text: str) -> bool:
@@ -150,15 +181,13 @@ class UrlsetBuffer:
             return SLOW
         if changefreq is not None and not (type(changefreq) is str and changefreq in CHANGEFREQS):
             return SLOW
-        prefix = self.prefix
-        if (
-            type(loc) is not str
-            or len(loc) > MAX_LOC_LENGTH
-            or not loc.startswith(prefix)
-            or not _CANONICAL_TAIL.fullmatch(loc, len(prefix))
-            or "/." in loc[len(prefix) - 1 :]
-        ):
+        if type(loc) is not str:
             return SLOW
+        if not _canonical_loc(loc, self.prefix):
+            encoded = _encode_tail(loc, self.prefix)
+            if encoded is None or not _canonical_loc(encoded, self.prefix):
+                return SLOW
+            loc = encoded
         text = None
         if lastmod is not None:
             text = _canonical_lastmod(lastmod)
