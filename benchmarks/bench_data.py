@@ -8,6 +8,7 @@ as git gives them, half W3C strings as files give them).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 
 from sitemapkit import UrlEntry
@@ -17,9 +18,13 @@ ZONES = [timezone.utc, timezone(timedelta(hours=-5)), timezone(timedelta(hours=5
 
 
 def make_entries(n: int, seed: int = 42) -> list[UrlEntry]:
+    return list(iter_entries(n, seed))
+
+
+def iter_entries(n: int, seed: int = 42) -> Iterator[UrlEntry]:
+    """The same entries, made lazily (for memory measurements)."""
     rng = random.Random(seed)
     start = datetime(2020, 1, 1, tzinfo=timezone.utc)
-    out = []
     for i in range(n):
         roll = rng.random()
         section = f"section-{i % 97}/topic-{i % 1013}"
@@ -32,5 +37,4 @@ def make_entries(n: int, seed: int = 42) -> list[UrlEntry]:
         when = (start + timedelta(seconds=rng.randrange(150_000_000))).astimezone(
             ZONES[i % 3])
         lastmod = when if i % 2 else when.isoformat(timespec="seconds")
-        out.append(UrlEntry(BASE + path, lastmod))
-    return out
+        yield UrlEntry(BASE + path, lastmod)

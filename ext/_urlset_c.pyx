@@ -15,6 +15,7 @@ from cpython.datetime cimport (
     date_month,
     date_year,
     datetime_day,
+    datetime_tzinfo,
     datetime_hour,
     datetime_minute,
     datetime_month,
@@ -68,6 +69,8 @@ cdef bytes _HEAD_XHTML = HEAD_XHTML
 cdef bytes _TAIL = TAIL
 cdef frozenset _CHANGEFREQS = CHANGEFREQS
 cdef object _UrlEntry = UrlEntry
+from datetime import timezone as _timezone_type
+cdef object _FixedOffset = _timezone_type
 
 # Byte classes for the canonical-loc scan.
 cdef enum:
@@ -445,6 +448,7 @@ cdef class UrlsetBuffer:
     cdef int64_t newest_key
     cdef char newest[32]
     cdef int newest_len
+    cdef dict tz_offsets       # datetime.timezone -> its one fixed utcoffset()
 
     def __cinit__(self, str prefix, Py_ssize_t max_urls, Py_ssize_t max_bytes, LocSet seen,
                   int64_t future_limit, bint text=False):
@@ -458,6 +462,7 @@ cdef class UrlsetBuffer:
         self.text = text
         self.consumed = 0
         self.unused_fields = 0
+        self.tz_offsets = {}
         self.cap = 1 << 16
         self.buf = <char*>malloc(self.cap)
         if self.buf == NULL:
@@ -659,7 +664,17 @@ cdef class UrlsetBuffer:
         return _scan_tail(s + self.prefix_len, s + n, extra)
 
     cdef bint _format_datetime(self, object dt, char* out, int64_t* key) except -1:
-        cdef object delta = dt.utcoffset()
+        cdef object tz = datetime_tzinfo(dt)
+        cdef object delta
+        if type(tz) is _FixedOffset:
+            delta = self.tz_offsets.get(tz)
+            if delta is None:
+                delta = dt.utcoffset()
+                if len(self.tz_offsets) >= 256:
+                    self.tz_offsets.clear()
+                self.tz_offsets[tz] = delta
+        else:
+            delta = dt.utcoffset()
         cdef int64_t total
         cdef int minutes, y, mo, d, h, mi, sec
         if delta is None or timedelta_microseconds(delta) != 0:

@@ -1,0 +1,61 @@
+"""Benchmarks share the c/py fixture plugin with tests/ (loaded via -p in pyproject).
+
+Each benchmark records its best time under a unique name; the summary at the
+end prints the ratios the issues set targets for. Nothing here asserts a timing.
+Scale with SITEMAPKIT_BENCH_N (default 1,000,000 entries).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+N = int(os.environ.get("SITEMAPKIT_BENCH_N", "1000000"))
+TIMES: dict[str, float] = {}
+NOTES: list[str] = []
+
+RATIOS = [
+    # (label, slower, faster, target)
+    ("serialization: pure / C", "serialize[py]", "serialize[c]", 10.0),
+    ("end to end: naive / sitemapkit(C)", "e2e-naive", "e2e-sitemapkit[c]", 5.0),
+    ("end to end: ElementTree / sitemapkit(C)", "e2e-etree", "e2e-sitemapkit[c]", 8.0),
+    ("end to end: lxml / sitemapkit(C)", "e2e-lxml", "e2e-sitemapkit[c]", None),
+    ("end to end: sitemapkit(C) / gzip-only, 1 thread (max 1.5)", "e2e-sitemapkit[c]",
+     "gzip-only-1-thread", None),
+    ("fast extra: naive at same ratio / sitemapkit(C)+isal", "e2e-naive-same-ratio",
+     "e2e-sitemapkit-isal", 10.0),
+]
+
+
+def record(name: str, benchmark) -> None:
+    stats = benchmark.stats
+    if stats is not None:
+        TIMES[name] = stats.stats.min
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    if not TIMES:
+        return
+    tr = terminalreporter
+    tr.section(f"sitemapkit ratios ({N:,} entries)")
+    for name, seconds in sorted(TIMES.items()):
+        tr.write_line(f"{name:40s} {seconds:9.3f} s")
+    for label, slow, fast, target in RATIOS:
+        if slow in TIMES and fast in TIMES:
+            ratio = TIMES[slow] / TIMES[fast]
+            goal = f" (target >= {target:g}x)" if target else ""
+            tr.write_line(f"{label:62s} {ratio:7.2f}x{goal}")
+    for note in NOTES:
+        tr.write_line(note)
+
+
+@pytest.fixture(scope="session")
+def entries():
+    from bench_data import make_entries
+
+    return make_entries(N)
