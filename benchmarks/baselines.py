@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import gzip
 from pathlib import Path
+from xml.etree import ElementTree as ET
 from xml.sax.saxutils import escape
 
 import lxml.etree as LET
-from xml.etree import ElementTree as ET
 
 NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 HEAD = f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}">\n'

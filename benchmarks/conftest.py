@@ -39,7 +39,7 @@ def record(name: str, benchmark) -> None:
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
-    if not TIMES:
+    if not TIMES and not NOTES:
         return
     tr = terminalreporter
     tr.section(f"sitemapkit ratios ({N:,} entries)")

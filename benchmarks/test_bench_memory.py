@@ -13,7 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import N, NOTES
+
+from conftest import NOTES, N
 
 SCRIPT = """
 import json, resource, sys, tempfile

@@ -7,11 +7,11 @@ import tempfile
 import zlib
 from pathlib import Path
 
-import baselines
 import pytest
+
+import baselines
 from bench_data import BASE
 from conftest import NOTES, record
-
 from sitemapkit import write_sitemaps
 from sitemapkit.compress import gzip_bytes
 from sitemapkit.entries import normalize_entry

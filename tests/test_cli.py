@@ -10,8 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import BASE, snapshot
 from sitemap_check import read_set
+
+from conftest import BASE, snapshot
 
 
 def run(*args: str, stdin: str | None = None, env: dict[str, str] | None = None):

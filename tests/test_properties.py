@@ -6,11 +6,11 @@ import tempfile
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
-from conftest import BASE, snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sitemap_check import read_set
 
+from conftest import BASE, snapshot
 from sitemapkit import EntryError, NoUrlsError, UrlEntry
 from sitemapkit.entries import CHANGEFREQS, normalize_entry
 

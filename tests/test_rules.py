@@ -6,9 +6,9 @@ from datetime import date, datetime, timedelta, timezone
 from decimal import Decimal
 
 import pytest
-from conftest import BASE, snapshot
 from sitemap_check import read_set
 
+from conftest import BASE, snapshot
 from sitemapkit import RULES, EntryError, NoUrlsError, UrlEntry
 
 NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)

@@ -28,7 +28,9 @@ TAIL = b"</urlset>\n"
 # Already percent-encoded ASCII URL characters that need no change (RFC 3986).
 _CANONICAL_TAIL = re.compile(r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-F]{2})*")
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-_DATETIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[+-][0-9]{2}:[0-9]{2}")
+_DATETIME = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[+-][0-9]{2}:[0-9]{2}"
+)
 _ENCODE = frozenset(' "<>\\^`{|}[]')
 _DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 _MINUTE = timedelta(minutes=1)
@@ -172,7 +174,8 @@ class UrlsetBuffer:
     def offer(self, entry: object) -> int:
         """Fast path for one raw entry; SLOW when it is not already canonical."""
         if type(entry) is str:
-            loc, lastmod, changefreq, priority, alternates = entry, None, None, None, ()
+            loc, lastmod, changefreq, priority = entry, None, None, None
+            alternates: tuple[tuple[str, str], ...] = ()
         elif isinstance(entry, UrlEntry) and len(entry) == 5:
             loc, lastmod, changefreq, priority, alternates = entry
         else:

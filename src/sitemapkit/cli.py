@@ -42,7 +42,8 @@ def _parser() -> argparse.ArgumentParser:
     w.add_argument("--gzip-backend", choices=("zlib", "isal"), default="zlib")
     w.add_argument("--filename", help="entry-point file name (default sitemap.xml)")
     w.add_argument("--index-filename", help="index file name when sharded")
-    w.add_argument("--shard-pattern", help="shard names, e.g. 'sitemap-{number:05d}-{digest}.xml.gz'")
+    w.add_argument("--shard-pattern",
+                   help="shard names, e.g. 'sitemap-{number:05d}-{digest}.xml.gz'")
     w.add_argument("--no-gzip-copy", action="store_true",
                    help="single-file sets: do not also write FILENAME.gz")
     w.add_argument("--skip-invalid", action="store_true",

@@ -36,7 +36,7 @@ def check_level(backend: str, level: int) -> None:
 def gzip_bytes(data: bytes, level: int = 6, backend: str = "zlib") -> bytes:
     mod = _module(backend)
     comp = mod.compressobj(level, mod.DEFLATED, -15)
-    body = comp.compress(data) + comp.flush()
+    body: bytes = comp.compress(data) + comp.flush()
     xfl = 2 if (backend == "zlib" and level == 9) else 4 if level <= 1 else 0
     header = b"\x1f\x8b\x08\x00\x00\x00\x00\x00" + bytes((xfl, 255))
     trailer = struct.pack("<II", mod.crc32(data) & 0xFFFFFFFF, len(data) & 0xFFFFFFFF)

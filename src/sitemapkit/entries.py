@@ -33,7 +33,8 @@ RULES: dict[str, str] = {
     "(protocol-rules 33, 34)",
     "loc-too-long": f"loc must be at most {MAX_LOC_LENGTH} characters once percent-encoded "
     "(protocol-rules 10)",
-    "lastmod-type": "lastmod must be a datetime, a date or a W3C Datetime string (protocol-rules 16)",
+    "lastmod-type": "lastmod must be a datetime, a date or a W3C Datetime string "
+    "(protocol-rules 16)",
     "lastmod-format": "lastmod must be YYYY-MM-DD or YYYY-MM-DDThh:mm:ss[.f](Z|+hh:mm) "
     "(protocol-rules 16)",
     "lastmod-timezone": "a lastmod with a time needs a UTC offset; attach a tzinfo "

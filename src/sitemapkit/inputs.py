@@ -60,13 +60,15 @@ class Reader:
             yield entry
 
     def _text(self) -> Iterator[object]:
-        for self.line, raw in enumerate(self.stream, start=1):
+        for number, raw in enumerate(self.stream, start=1):
+            self.line = number
             url = raw.strip()
             if url:
                 yield url
 
     def _jsonl(self) -> Iterator[object]:
-        for self.line, raw in enumerate(self.stream, start=1):
+        for number, raw in enumerate(self.stream, start=1):
+            self.line = number
             if not raw.strip():
                 continue
             try:

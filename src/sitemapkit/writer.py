@@ -274,7 +274,8 @@ class _Run:
         for loc, lastmod in entries:
             lm = f"<lastmod>{lastmod}</lastmod>" if lastmod else ""
             piece = f"<sitemap><loc>{escape(loc)}</loc>{lm}</sitemap>\n".encode()
-            if parts and (len(parts) >= PROTOCOL_MAX_URLS or size + len(piece) > self.opts.max_bytes):
+            full = len(parts) >= PROTOCOL_MAX_URLS or size + len(piece) > self.opts.max_bytes
+            if parts and full:
                 files.append(head + b"".join(parts) + tail)
                 parts, size = [], len(head) + len(tail)
             parts.append(piece)

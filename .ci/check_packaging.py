@@ -1,0 +1,80 @@
+"""sdist -> wheel must carry the compiled twin; the fallbacks must behave.
+
+1. The sdist ships ext/_urlset_c.pyx and no generated C.
+2. A wheel built from that sdist contains sitemapkit/_urlset_c*.so, and works.
+3. SITEMAPKIT_NO_EXTENSIONS=1 builds a pure wheel.
+4. A failing compiler (CC=false) still gives a pure wheel, with a loud warning.
+5. ...unless SITEMAPKIT_REQUIRE_EXTENSIONS=1, which makes it an error.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str, env: dict[str, str] | None = None, check: bool = True):
+    print("+", " ".join(args), flush=True)
+    return subprocess.run(args, env={**os.environ, **(env or {})}, capture_output=True,
+                          text=True, check=check, cwd=ROOT)
+
+
+def wheel_from(sdist: Path, out: Path, env: dict[str, str] | None = None, check=True):
+    out.mkdir()
+    done = run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(out), str(sdist),
+               env=env, check=check)
+    wheels = list(out.glob("*.whl"))
+    return done, wheels[0] if wheels else None
+
+
+def has_extension(wheel: Path) -> bool:
+    return any("_urlset_c" in n and n.endswith((".so", ".pyd"))
+               for n in zipfile.ZipFile(wheel).namelist())
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        t = Path(tmp)
+        run(sys.executable, "-m", "build", "--sdist", "--outdir", str(t / "sdist"))
+        sdist = next((t / "sdist").glob("*.tar.gz"))
+        names = tarfile.open(sdist).getnames()
+        assert any(n.endswith("ext/_urlset_c.pyx") for n in names), names
+        assert not any(n.endswith("ext/_urlset_c.c") for n in names), "generated C shipped"
+        assert any(n.endswith("sitemapkit/py.typed") for n in names)
+
+        done, wheel = wheel_from(sdist, t / "c", env={"SITEMAPKIT_REQUIRE_EXTENSIONS": "1"})
+        assert wheel and has_extension(wheel), "wheel from sdist lacks the extension"
+        print("ok: wheel from sdist has the extension:", wheel.name)
+        venv = t / "venv"
+        run(sys.executable, "-m", "venv", str(venv))
+        py = str(venv / "bin" / "python")
+        run(py, "-m", "pip", "install", "-q", "--no-deps", str(wheel))
+        check = run(py, "-c", "import sitemapkit; print(sitemapkit.USE_EXTENSIONS)", env={
+            "SITEMAPKIT_NO_EXTENSIONS": ""})
+        assert check.stdout.strip() == "True", check.stdout
+
+        done, wheel = wheel_from(sdist, t / "pure", env={"SITEMAPKIT_NO_EXTENSIONS": "1"})
+        assert wheel and not has_extension(wheel)
+        print("ok: SITEMAPKIT_NO_EXTENSIONS=1 builds a pure wheel")
+
+        done, wheel = wheel_from(sdist, t / "broken", env={"CC": "false", "CXX": "false"})
+        assert wheel and not has_extension(wheel)
+        assert "could not be compiled" in done.stderr + done.stdout, done.stderr[-2000:]
+        print("ok: a failing compiler falls back to a pure wheel with a warning")
+
+        done, wheel = wheel_from(sdist, t / "required", check=False,
+                                 env={"CC": "false", "CXX": "false",
+                                      "SITEMAPKIT_REQUIRE_EXTENSIONS": "1"})
+        assert done.returncode != 0 and wheel is None
+        print("ok: SITEMAPKIT_REQUIRE_EXTENSIONS=1 turns a failed compile into an error")
+
+
+if __name__ == "__main__":
+    main()
