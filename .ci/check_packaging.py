@@ -28,7 +28,7 @@ def run(*args: str, env: dict[str, str] | None = None, check: bool = True):
 
 def wheel_from(sdist: Path, out: Path, env: dict[str, str] | None = None, check=True):
     out.mkdir()
-    done = run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(out), str(sdist),
+    done = run(sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "-w", str(out), str(sdist),
                env=env, check=check)
     wheels = list(out.glob("*.whl"))
     return done, wheels[0] if wheels else None

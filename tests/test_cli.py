@@ -21,11 +21,9 @@ def run(*args: str, stdin: str | None = None, env: dict[str, str] | None = None)
                           timeout=120)
 
 
-@pytest.fixture(params=["c", "py"])
-def twin_env(request, pytestconfig) -> dict[str, str]:
-    """Run the CLI on each twin (the pure leg only runs 'py')."""
-    if request.param == "c" and not pytestconfig.getoption("c_extensions"):
-        pytest.skip("pure-Python leg")
+@pytest.fixture(params=[pytest.param("c", marks=pytest.mark.c_extension), "py"])
+def twin_env(request) -> dict[str, str]:
+    """Run the CLI on each twin (--no-c-extensions deselects 'c')."""
     return {"SITEMAPKIT_NO_EXTENSIONS": "1" if request.param == "py" else ""}
 
 
