@@ -22,13 +22,14 @@ from typing import Literal
 
 Policy = Literal["omit", "mtime", "build-time"]
 POLICIES = ("omit", "mtime", "build-time")
-STATES = {
-    "uncommitted": "have uncommitted changes",
-    "untracked": "are untracked",
-    "not-in-git": "are not in git (ignored, or outside the repository)",
-    "no-git": "could not be dated: no git executable",
-    "not-a-repo": "are not in a git repository",
-    "no-commits": "are in a repository with no commits",
+STATES = {  # state -> (one page ..., several pages ...)
+    "uncommitted": ("has uncommitted changes", "have uncommitted changes"),
+    "untracked": ("is untracked", "are untracked"),
+    "not-in-git": ("is not in git (ignored, or outside the repository)",
+                   "are not in git (ignored, or outside the repository)"),
+    "no-git": ("could not be dated: no git executable",) * 2,
+    "not-a-repo": ("is not in a git repository", "are not in a git repository"),
+    "no-commits": ("is in a repository with no commits", "are in a repository with no commits"),
 }
 CACHE_VERSION = 1
 
@@ -132,8 +133,8 @@ def _apply_policies(fallback: dict[str, list[Path]], opts: GitOptions, out: GitD
                 out.unknown[path] = state
         what = {"omit": "lastmod omitted", "mtime": "used the file's mtime",
                 "build-time": "used the build time"}[policy]
-        out.notes.append(f"{len(files)} page{'s' if len(files) != 1 else ''} "
-                         f"{STATES[state]}: {what}")
+        many = len(files) != 1
+        out.notes.append(f"{len(files)} page{'s' if many else ''} {STATES[state][many]}: {what}")
 
 
 def _tokens(stream: Iterable[bytes]) -> Iterator[bytes]:
@@ -241,7 +242,7 @@ class _Repo:
             cached = old.get("dates")
             if old.get("head") == head and isinstance(cached, dict):
                 return cached
-            if isinstance(cached, dict) and isinstance(old.get("head"), str):
+            if cache and isinstance(cached, dict) and isinstance(old.get("head"), str):
                 dates = self._incremental(str(old["head"]), head, scope, tracked, cached)
                 if dates is not None:
                     self._store(cache, head, key, dates)
@@ -358,7 +359,7 @@ def _common_dir(paths: list[str]) -> str:
     """Deepest directory containing every path (the log's pathspec)."""
     parts = [p.split("/")[:-1] for p in paths]
     common: list[str] = []
-    for level in zip(*parts):
+    for level in zip(*parts, strict=False):
         if len(set(level)) != 1:
             break
         common.append(level[0])

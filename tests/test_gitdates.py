@@ -1,0 +1,252 @@
+"""Git-derived lastmod against real repositories with set commit dates."""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+from gitrepo import Repo
+
+from sitemapkit.gitdates import GitDatesError, GitOptions, git_dates
+
+ODD_NAMES = ["-starts-with-dash.md", "with space.md", "über straße.md", "new\nline.md",
+             "a&b'c.md", "日本語.md", "--.md"]
+
+
+def iso(d: datetime | None) -> str | None:
+    return d.isoformat() if d else None
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Repo:
+    r = Repo(tmp_path / "repo")
+    r.commit("2023-01-01T09:00:00+00:00", {"docs/index.md": "home", "docs/keep.md": "k",
+                                           "README.md": "r"})
+    return r
+
+
+def test_committer_and_author_dates_with_their_offsets(repo):
+    repo.commit("2024-03-10T12:00:00-05:00", {"docs/a.md": "a"},
+                author_when="2024-01-05T08:30:00+05:30")
+    path = repo.root / "docs/a.md"
+    committer = git_dates([path]).get(path)
+    author = git_dates([path], GitOptions(date_kind="author")).get(path)
+    assert iso(committer) == "2024-03-10T12:00:00-05:00" == repo.last_change("docs/a.md")
+    assert iso(author) == "2024-01-05T08:30:00+05:30" == repo.last_change("docs/a.md", "a")
+
+
+def test_every_file_matches_its_own_git_log(repo):
+    for i in range(12):
+        files = {f"docs/p{j}.md": f"{i}" for j in range(i % 4, 12, 3)}
+        repo.commit(f"2024-0{1 + i % 9}-1{i % 10}T1{i % 10}:00:00+0{i % 6}:30", files)
+    paths = sorted((repo.root / "docs").glob("*.md"))
+    result = git_dates(paths)
+    for path in paths:
+        rel = path.relative_to(repo.root).as_posix()
+        assert iso(result.get(path)) == repo.last_change(rel), rel
+    assert result.from_git == len(paths) and not result.unknown
+
+
+def test_git_calls_do_not_grow_with_the_number_of_files(tmp_path):
+    counts = []
+    for n in (3, 300):
+        r = Repo(tmp_path / f"r{n}")
+        r.commit("2024-01-01T00:00:00Z", {f"docs/{i}.md": "x" for i in range(n)})
+        r.commit("2024-02-01T00:00:00Z", {f"docs/{i}.md": "y" for i in range(0, n, 2)})
+        result = git_dates(sorted((r.root / "docs").glob("*.md")))
+        assert result.from_git == n
+        counts.append(result.git_calls)
+    assert counts[0] == counts[1] == 4  # rev-parse, ls-files, status, log
+
+
+def test_pure_rename_keeps_the_content_date_and_edit_rename_takes_the_edit(repo):
+    repo.commit("2024-01-01T10:00:00+01:00", {"docs/old.md": "content " * 50,
+                                              "docs/edit-old.md": "text " * 50})
+    repo.git("mv", "docs/old.md", "docs/new.md")
+    repo.commit("2024-02-01T10:00:00+01:00")
+    repo.git("mv", "docs/edit-old.md", "docs/edit-new.md")
+    repo.write("docs/edit-new.md", "text " * 50 + "one more line\n")
+    repo.commit("2024-03-01T10:00:00+01:00")
+    pure, edited = repo.root / "docs/new.md", repo.root / "docs/edit-new.md"
+    result = git_dates([pure, edited])
+    assert iso(result.get(pure)) == "2024-01-01T10:00:00+01:00" == repo.last_change("docs/new.md")
+    assert iso(result.get(edited)) == "2024-03-01T10:00:00+01:00"
+    assert iso(result.get(edited)) == repo.last_change("docs/edit-new.md")
+
+
+def test_ignored_revisions_from_file_and_list(repo):
+    repo.commit("2024-01-01T00:00:00Z", {"docs/a.md": "a", "docs/b.md": "b"})
+    sweep = repo.commit("2024-06-01T00:00:00Z", {"docs/a.md": "a\n", "docs/b.md": "b\n"},
+                        message="format sweep")
+    links = repo.commit("2024-07-01T00:00:00Z", {"docs/b.md": "b\n\n"}, message="links")
+    a, b = repo.root / "docs/a.md", repo.root / "docs/b.md"
+    assert iso(git_dates([a]).get(a)) == "2024-06-01T00:00:00+00:00"
+    repo.write(".git-blame-ignore-revs", f"# formatting\n{sweep}\n")
+    repo.commit("2024-07-02T00:00:00Z", message="ignore file")
+    result = git_dates([a, b], GitOptions(ignore_revs=(links[:12],)))
+    assert iso(result.get(a)) == "2024-01-01T00:00:00+00:00"
+    assert iso(result.get(b)) == "2024-01-01T00:00:00+00:00"
+    unignored = git_dates([a, b], GitOptions(ignore_revs_file=None))
+    assert iso(unignored.get(b)) == "2024-07-01T00:00:00+00:00"
+
+
+def test_file_created_by_an_ignored_commit_still_gets_a_date(repo):
+    sha = repo.commit("2024-05-05T05:05:05Z", {"docs/generated.md": "g"})
+    path = repo.root / "docs/generated.md"
+    assert iso(git_dates([path], GitOptions(ignore_revs=(sha,))).get(path)) == \
+        "2024-05-05T05:05:05+00:00"
+
+
+def test_merges_and_a_file_changed_only_on_a_branch(repo):
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.commit("2024-04-01T10:00:00+02:00", {"docs/branch-only.md": "b"})
+    repo.git("checkout", "-q", "main")
+    repo.commit("2024-04-02T10:00:00+02:00", {"docs/main-only.md": "m"})
+    repo.git("merge", "-q", "--no-ff", "feature", "-m", "merge",
+             env={"GIT_COMMITTER_DATE": "2024-04-03T10:00:00+02:00",
+                  "GIT_AUTHOR_DATE": "2024-04-03T10:00:00+02:00"})
+    paths = [repo.root / "docs/branch-only.md", repo.root / "docs/main-only.md",
+             repo.root / "docs/index.md"]
+    result = git_dates(paths)
+    for path in paths:
+        rel = path.relative_to(repo.root).as_posix()
+        assert iso(result.get(path)) == repo.last_change(rel), rel
+    assert iso(result.get(paths[0])) == "2024-04-01T10:00:00+02:00"
+
+
+def test_untracked_dirty_and_ignored_files_follow_their_policies(repo):
+    repo.commit("2024-01-01T00:00:00Z", {"docs/dirty.md": "x", ".gitignore": "docs/gen.md\n"})
+    repo.write("docs/dirty.md", "edited")
+    repo.write("docs/new.md", "untracked")
+    repo.write("docs/gen.md", "ignored")
+    os.utime(repo.root / "docs/new.md", (1_700_000_000, 1_700_000_000))
+    paths = [repo.root / f"docs/{n}.md" for n in ("dirty", "new", "gen", "keep")]
+    omit = git_dates(paths)
+    assert set(omit.unknown.values()) == {"uncommitted", "untracked", "not-in-git"}
+    assert sorted(omit.notes) == [
+        "1 page has uncommitted changes: lastmod omitted",
+        "1 page is not in git (ignored, or outside the repository): lastmod omitted",
+        "1 page is untracked: lastmod omitted"]
+    assert iso(omit.get(paths[3])) == "2023-01-01T09:00:00+00:00"
+    mtime = git_dates(paths, GitOptions(untracked="mtime", uncommitted="build-time",
+                                        not_in_git="mtime"))
+    assert iso(mtime.get(paths[1])) == "2023-11-14T22:13:20+00:00"
+    built = mtime.get(paths[0])
+    assert built and abs((datetime.now(timezone.utc) - built).total_seconds()) < 60
+    assert "1 page has uncommitted changes: used the build time" in mtime.notes
+
+
+def test_notes_are_aggregated_not_per_page(repo):
+    for i in range(25):
+        repo.write(f"docs/new{i}.md", "u")
+    result = git_dates(sorted((repo.root / "docs").glob("new*.md")))
+    assert result.notes == ["25 pages are untracked: lastmod omitted"]
+
+
+def test_shallow_clone_leaves_dates_beyond_the_boundary_unknown(repo, tmp_path):
+    repo.commit("2024-01-01T00:00:00Z", {"docs/old.md": "o", "docs/recent.md": "r"})
+    repo.commit("2024-02-01T00:00:00Z", {"docs/recent.md": "r2"})
+    clone = tmp_path / "shallow"
+    Repo.git(repo, "clone", "-q", "--depth", "1", f"file://{repo.root}", str(clone))
+    old, recent = clone / "docs/old.md", clone / "docs/recent.md"
+    result = git_dates([old, recent])
+    assert old in result.unknown and result.unknown[old] == "shallow"
+    assert result.get(recent) is None  # the boundary commit itself cannot be trusted either
+    assert len(result.warnings) == 1 and "fetch-depth: 0" in result.warnings[0]
+    assert "beyond the shallow clone's boundary" in result.notes[0]
+    with pytest.raises(GitDatesError, match="shallow clone"):
+        git_dates([old], GitOptions(shallow="error"))
+    Repo.git(repo, "-C", str(clone), "fetch", "-q", "--depth", "2")
+    deeper = git_dates([recent])
+    assert iso(deeper.get(recent)) == "2024-02-01T00:00:00+00:00"
+
+
+def test_submodule_and_nested_repository_use_their_own_history(repo, tmp_path):
+    sub = Repo(tmp_path / "sub")
+    sub.commit("2022-02-02T02:02:02+03:00", {"guide.md": "s"})
+    repo.git("-c", "protocol.file.allow=always", "submodule", "add", "-q",
+             f"file://{sub.root}", "docs/sub")
+    repo.commit("2024-09-09T09:09:09Z", message="add submodule")
+    nested = Repo(repo.root / "docs/nested")
+    nested.commit("2021-01-01T01:01:01-07:00", {"n.md": "n"})
+    paths = [repo.root / "docs/sub/guide.md", repo.root / "docs/nested/n.md",
+             repo.root / "docs/index.md"]
+    result = git_dates(paths)
+    assert [iso(result.get(p)) for p in paths] == [
+        "2022-02-02T02:02:02+03:00", "2021-01-01T01:01:01-07:00", "2023-01-01T09:00:00+00:00"]
+
+
+def test_odd_file_names(repo):
+    files = {f"docs/{name}": name for name in ODD_NAMES}
+    repo.commit("2024-08-08T08:08:08+08:00", files)
+    paths = [repo.root / p for p in files]
+    result = git_dates(paths)
+    assert not result.unknown
+    for path in paths:
+        assert iso(result.get(path)) == "2024-08-08T08:08:08+08:00"
+        rel = path.relative_to(repo.root).as_posix()
+        assert repo.last_change(rel) == "2024-08-08T08:08:08+08:00"
+
+
+def test_glob_characters_in_directory_names_are_literal(tmp_path):
+    r = Repo(tmp_path / "g")
+    r.commit("2024-01-01T00:00:00Z", {"d[1]/a.md": "a", "d1/a.md": "b"})
+    r.commit("2024-05-01T00:00:00Z", {"d1/a.md": "c"})
+    path = r.root / "d[1]/a.md"
+    assert iso(git_dates([path]).get(path)) == "2024-01-01T00:00:00+00:00"
+
+
+def test_no_git_and_not_a_repository(tmp_path, monkeypatch):
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    page = plain / "page.md"
+    page.write_text("x")
+    result = git_dates([page])
+    assert result.unknown == {page: "not-a-repo"} and result.git_calls == 0
+    assert result.notes == ["1 page is not in a git repository: lastmod omitted"]
+    r = Repo(tmp_path / "r")
+    r.commit("2024-01-01T00:00:00Z", {"a.md": "a"})
+    empty = tmp_path / "empty-bin"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    no_git = git_dates([r.root / "a.md"], GitOptions(no_git="mtime"))
+    assert no_git.get(r.root / "a.md") is not None and no_git.git_calls == 0
+    assert no_git.notes == ["1 page could not be dated: no git executable: used the file's mtime"]
+
+
+def test_repository_without_commits(tmp_path):
+    r = Repo(tmp_path / "fresh")
+    page = r.write("a.md", "a")
+    result = git_dates([page])
+    assert result.unknown == {page: "no-commits"}
+
+
+def test_cache_skips_the_pass_and_updates_incrementally(repo, tmp_path):
+    cache = str(tmp_path / "cache")
+    repo.commit("2024-01-01T00:00:00Z", {f"docs/c{i}.md": "x" * 40 for i in range(20)})
+    paths = sorted((repo.root / "docs").glob("*.md"))
+    opts = GitOptions(cache_dir=cache)
+    first = git_dates(paths, opts)
+    again = git_dates(paths, opts)
+    assert again.dates == first.dates and again.git_calls == first.git_calls - 1  # no log
+    repo.commit("2024-02-02T00:00:00+01:00", {"docs/c3.md": "changed", "docs/c99.md": "new"})
+    repo.git("mv", "docs/c5.md", "docs/renamed.md")
+    repo.commit("2024-03-03T00:00:00+01:00")
+    paths = sorted((repo.root / "docs").glob("*.md"))
+    incremental = git_dates(paths, opts)
+    fresh = git_dates(paths)
+    assert incremental.dates == fresh.dates
+    assert iso(incremental.get(repo.root / "docs/renamed.md")) == "2024-01-01T00:00:00+00:00"
+    assert iso(incremental.get(repo.root / "docs/c3.md")) == "2024-02-02T00:00:00+01:00"
+    repo.git("reset", "-q", "--hard", "HEAD~2")  # history rewritten: full pass again
+    paths = sorted((repo.root / "docs").glob("*.md"))
+    assert git_dates(paths, opts).dates == git_dates(paths).dates
+
+
+def test_bad_options():
+    with pytest.raises(ValueError, match="date_kind"):
+        git_dates([], GitOptions(date_kind="commit"))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="untracked"):
+        git_dates([], GitOptions(untracked="guess"))  # type: ignore[arg-type]
