@@ -152,7 +152,7 @@ def test_shallow_clone_leaves_dates_beyond_the_boundary_unknown(repo, tmp_path):
     Repo.git(repo, "clone", "-q", "--depth", "1", f"file://{repo.root}", str(clone))
     old, recent = clone / "docs/old.md", clone / "docs/recent.md"
     result = git_dates([old, recent])
-    assert old in result.unknown and result.unknown[old] == "shallow"
+    assert result.unknown[str(old)] == "shallow"
     assert result.get(recent) is None  # the boundary commit itself cannot be trusted either
     assert len(result.warnings) == 1 and "fetch-depth: 0" in result.warnings[0]
     assert "beyond the shallow clone's boundary" in result.notes[0]
@@ -204,7 +204,7 @@ def test_no_git_and_not_a_repository(tmp_path, monkeypatch):
     page = plain / "page.md"
     page.write_text("x")
     result = git_dates([page])
-    assert result.unknown == {page: "not-a-repo"} and result.git_calls == 0
+    assert result.unknown == {str(page): "not-a-repo"} and result.git_calls == 0
     assert result.notes == ["1 page is not in a git repository: lastmod omitted"]
     r = Repo(tmp_path / "r")
     r.commit("2024-01-01T00:00:00Z", {"a.md": "a"})
@@ -220,7 +220,7 @@ def test_repository_without_commits(tmp_path):
     r = Repo(tmp_path / "fresh")
     page = r.write("a.md", "a")
     result = git_dates([page])
-    assert result.unknown == {page: "no-commits"}
+    assert result.unknown == {str(page): "no-commits"}
 
 
 def test_cache_skips_the_pass_and_updates_incrementally(repo, tmp_path):

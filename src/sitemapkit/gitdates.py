@@ -71,15 +71,15 @@ class GitOptions:
 class GitDates:
     """Dates found, reasons for the rest, and aggregate notes (one line per case)."""
 
-    dates: dict[Path, datetime] = field(default_factory=dict)
-    unknown: dict[Path, str] = field(default_factory=dict)
+    dates: dict[str, datetime] = field(default_factory=dict)  # keys: absolute paths
+    unknown: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     git_calls: int = 0
     from_git: int = 0
 
     def get(self, path: str | os.PathLike[str]) -> datetime | None:
-        return self.dates.get(Path(os.path.abspath(path)))
+        return self.dates.get(os.path.abspath(path))
 
 
 def git_dates(paths: Iterable[str | os.PathLike[str]],
@@ -88,13 +88,13 @@ def git_dates(paths: Iterable[str | os.PathLike[str]],
     opts = options or GitOptions()
     opts.check()
     result = GitDates()
-    wanted = sorted({Path(os.path.abspath(p)) for p in paths})
-    fallback: dict[str, list[Path]] = {}
+    wanted = sorted({os.path.abspath(p) for p in paths})
+    fallback: dict[str, list[str]] = {}
     git = shutil.which("git")
-    by_repo: dict[Path, list[Path]] = {}
-    roots: dict[Path, Path | None] = {}
+    by_repo: dict[str, list[str]] = {}
+    roots: dict[str, str | None] = {}
     for path in wanted:
-        root = _repo_root(path.parent, roots)
+        root = _repo_root(os.path.dirname(path), roots)
         if git is None:
             fallback.setdefault("no-git", []).append(path)
         elif root is None:
@@ -108,25 +108,27 @@ def git_dates(paths: Iterable[str | os.PathLike[str]],
     return result
 
 
-def _repo_root(directory: Path, memo: dict[Path, Path | None]) -> Path | None:
+def _repo_root(directory: str, memo: dict[str, str | None]) -> str | None:
     """Nearest ancestor holding ``.git`` (a directory, or a file for submodules)."""
     if directory not in memo:
-        if (directory / ".git").exists():
+        parent = os.path.dirname(directory)
+        if os.path.exists(os.path.join(directory, ".git")):
             memo[directory] = directory
-        elif directory.parent == directory:
+        elif parent == directory:
             memo[directory] = None
         else:
-            memo[directory] = _repo_root(directory.parent, memo)
+            memo[directory] = _repo_root(parent, memo)
     return memo[directory]
 
 
-def _apply_policies(fallback: dict[str, list[Path]], opts: GitOptions, out: GitDates) -> None:
+def _apply_policies(fallback: dict[str, list[str]], opts: GitOptions, out: GitDates) -> None:
     now = datetime.now(timezone.utc).replace(microsecond=0)
     for state, files in fallback.items():
         policy = opts.policy(state)
         for path in files:
-            if policy == "mtime" and path.exists():
-                out.dates[path] = datetime.fromtimestamp(int(path.stat().st_mtime), timezone.utc)
+            if policy == "mtime" and os.path.exists(path):
+                out.dates[path] = datetime.fromtimestamp(int(os.stat(path).st_mtime),
+                                                         timezone.utc)
             elif policy == "build-time":
                 out.dates[path] = now
             else:
@@ -149,8 +151,9 @@ def _tokens(stream: Iterable[bytes]) -> Iterator[bytes]:
 
 
 class _Repo:
-    def __init__(self, git: str, root: Path, opts: GitOptions, out: GitDates) -> None:
-        self.git, self.root, self.opts, self.out = git, root, opts, out
+    def __init__(self, git: str, root: str, opts: GitOptions, out: GitDates) -> None:
+        self.git, self.opts, self.out = git, opts, out
+        self.root = Path(root)
 
     def _run(self, *args: str) -> bytes:
         self.out.git_calls += 1
@@ -161,8 +164,9 @@ class _Repo:
                                 f"{done.stderr.decode(errors='replace').strip()}")
         return done.stdout
 
-    def date(self, files: list[Path], fallback: dict[str, list[Path]]) -> None:
-        rel = {f: f.relative_to(self.root).as_posix() for f in files}
+    def date(self, files: list[str], fallback: dict[str, list[str]]) -> None:
+        cut = len(str(self.root)) + 1
+        rel = {f: f[cut:].replace(os.sep, "/") for f in files}
         scope = _common_dir(list(rel.values()))
         try:
             info = self._run("rev-parse", "--git-path", "shallow", "--is-shallow-repository",
@@ -174,7 +178,6 @@ class _Repo:
         shallow_file, is_shallow, head = Path(info[0]), info[1] == "true", info[2]
         tracked = {os.fsdecode(p) for p in self._run("ls-files", "-z", "--", scope)
                    .split(b"\0") if p}
-        dirty, untracked = self._status(scope)
         boundary: set[str] = set()
         if is_shallow:
             path = shallow_file if shallow_file.is_absolute() else self.root / shallow_file
@@ -185,7 +188,15 @@ class _Repo:
             if self.opts.shallow == "error":
                 raise GitDatesError(message)
             self.out.warnings.append(message)
-        dated = self._dates(head, scope, tracked, boundary)
+        status = self._start("status", "--porcelain=v1", "-z", "--untracked-files=all", "--",
+                             scope)  # runs beside the log pass, on the other core
+        try:
+            dated = self._dates(head, scope, tracked, boundary)
+        finally:
+            out, _ = status.communicate()
+        if status.returncode != 0:
+            raise GitDatesError(f"git status failed in {self.root}")
+        dirty, untracked = _parse_status(out)
         for f, r in rel.items():
             if r in dirty:
                 fallback.setdefault("uncommitted", []).append(f)
@@ -203,22 +214,12 @@ class _Repo:
             self.out.notes.append(f"{shallow_unknown} pages last changed beyond the shallow "
                                   "clone's boundary: lastmod omitted")
 
-    def _status(self, scope: str) -> tuple[set[str], set[str]]:
-        dirty: set[str] = set()
-        untracked: set[str] = set()
-        tokens = iter(self._run("status", "--porcelain=v1", "-z", "--untracked-files=all",
-                                "--", scope).split(b"\0"))
-        for token in tokens:
-            if not token:
-                continue
-            code, path = token[:2].decode(), os.fsdecode(token[3:])
-            if code == "??":
-                untracked.add(path)
-            else:
-                dirty.add(path)
-                if code[0] in "RC":
-                    next(tokens, None)  # the rename's source path
-        return dirty, untracked
+    def _start(self, *args: str) -> subprocess.Popen[bytes]:
+        self.out.git_calls += 1
+        return subprocess.Popen([self.git, "--literal-pathspecs", "-c", "core.quotepath=false",
+                                 *args], cwd=self.root, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL)
+
 
     # --- the one log pass, with a cache keyed by HEAD ----------------------
     def _cache_path(self) -> Path | None:
@@ -364,3 +365,21 @@ def _common_dir(paths: list[str]) -> str:
             break
         common.append(level[0])
     return "/".join(common) or "."
+
+
+def _parse_status(data: bytes) -> tuple[set[str], set[str]]:
+    """(dirty, untracked) repo-relative paths from ``git status --porcelain=v1 -z``."""
+    dirty: set[str] = set()
+    untracked: set[str] = set()
+    tokens = iter(data.split(b"\0"))
+    for token in tokens:
+        if not token:
+            continue
+        code, path = token[:2].decode(), os.fsdecode(token[3:])
+        if code == "??":
+            untracked.add(path)
+        else:
+            dirty.add(path)
+            if code[0] in "RC":
+                next(tokens, None)  # the rename's source path
+    return dirty, untracked
