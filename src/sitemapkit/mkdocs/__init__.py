@@ -1,0 +1,1 @@
+"""MkDocs plugin: ``plugins: [sitemapkit]``."""

@@ -1,0 +1,180 @@
+"""Thin adapter: MkDocs pages -> UrlEntry -> write_sitemaps(), the same call as the CLI.
+
+Collects each built page's HTML signals in ``on_post_page`` and writes in
+``on_post_build``, over *every* published page: pages a ``--dirty`` build did not
+rebuild are read back from their source (front matter) and output (HTML).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+from urllib.parse import urljoin
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+from mkdocs.utils.meta import get_data
+
+from ..docsite import (
+    HtmlSignals,
+    PageRules,
+    as_lastmod,
+    html_signals,
+    is_host_root,
+    robots_sitemap_line,
+    same_url,
+)
+from ..entries import EntryError, UrlEntry
+from ..gitdates import GitDatesError, GitOptions, git_dates
+from ..writer import ConfigError, NoUrlsError, write_sitemaps
+from .config import SitemapConfig
+
+log = logging.getLogger("mkdocs.plugins.sitemapkit")
+
+
+class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
+    def __init__(self) -> None:
+        self.command: str = "build"
+        self.files: Files | None = None
+        self.signals: dict[str, HtmlSignals] = {}
+
+    def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"],
+                   dirty: bool) -> None:
+        self.command = command
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
+        if not self.config.enabled or self.command == "serve":
+            return None  # serve keeps MkDocs' own preview sitemap; live reload stays fast
+        if not config.site_url:
+            raise PluginError("sitemapkit: site_url is required in mkdocs.yml to build a "
+                              "sitemap (sitemaps need absolute URLs); set it, or set "
+                              "'enabled: false' for this plugin")
+        try:
+            self.rules = PageRules.build(self.config.exclude, self.config.changefreq,
+                                         self.config.priority, self.config.rules)
+        except (ValueError, EntryError) as exc:
+            raise PluginError(f"sitemapkit: {exc}") from None
+        # MkDocs' own sitemap.xml stamps every page with the build date: we own it now.
+        config.theme.static_templates.discard("sitemap.xml")
+        self.signals = {}
+        return None
+
+    def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files | None:
+        self.files = files
+        return None
+
+    def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:
+        if self.config.enabled and self.command != "serve":
+            self.signals[page.file.src_uri] = html_signals(output)
+        return None
+
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        if not self.config.enabled or self.command == "serve" or self.files is None:
+            return
+        started = time.perf_counter()
+        pages = [f for f in self.files.documentation_pages() if not _is_404(f)]
+        dates = self._git_dates(pages, config)
+        entries, canonical_elsewhere, noindex = [], 0, 0
+        for file in pages:
+            meta = _meta(file)
+            setting = meta.get("sitemap", True)
+            if setting is False or self.rules.excluded(file.src_uri):
+                continue
+            loc = urljoin(config.site_url or "", file.url)
+            signals = self.signals.get(file.src_uri) or _read_signals(file)
+            if signals.noindex:
+                noindex += 1
+                continue
+            if signals.canonical and not same_url(urljoin(loc, signals.canonical), loc):
+                canonical_elsewhere += 1
+                continue
+            changefreq, priority = self.rules.hints(
+                file.src_uri, setting if isinstance(setting, dict) else None)
+            lastmod = as_lastmod(dates.get(file.abs_src_path or ""), self.config.lastmod)
+            entries.append(UrlEntry(loc, lastmod, changefreq, priority))
+        if noindex:
+            log.info(f"sitemapkit: {noindex} noindex pages left out")
+        if canonical_elsewhere:
+            log.info(f"sitemapkit: {canonical_elsewhere} pages with a canonical URL "
+                     "pointing elsewhere left out")
+        self._write(entries, config, sum(e.lastmod is not None for e in entries), started)
+
+    def _git_dates(self, pages: list[File], config: MkDocsConfig) -> Any:
+        c = self.config
+        cache = c.cache_dir and str(Path(config.config_file_path or ".").parent / c.cache_dir)
+        settings: dict[str, Any] = dict(
+            date_kind=c.date_kind, ignore_revs=tuple(c.ignore_revs),
+            ignore_revs_file=c.ignore_revs_file or None, uncommitted=c.uncommitted,
+            untracked=c.untracked, not_in_git=c.not_in_git, no_git=c.no_git,
+            shallow=c.shallow, cache_dir=cache or None)
+        options = GitOptions(**settings)
+        paths = [f.abs_src_path for f in pages if f.abs_src_path]
+        try:
+            result = git_dates([] if c.lastmod == "none" else paths, options)
+        except GitDatesError as exc:
+            raise PluginError(f"sitemapkit: {exc}") from None
+        for warning in result.warnings:
+            log.warning(f"sitemapkit: {warning}")
+        for note in result.notes:
+            log.info(f"sitemapkit: {note}")
+        return result
+
+    def _write(self, entries: list[UrlEntry], config: MkDocsConfig, dated: int,
+               started: float) -> None:
+        c = self.config
+        base = config.site_url or ""
+        try:
+            result = write_sitemaps(entries, config.site_dir, base, filename=c.filename,
+                                    max_urls=c.max_urls, max_bytes=c.max_bytes,
+                                    gzip_level=c.gzip_level)
+        except (ConfigError, EntryError, NoUrlsError, OSError) as exc:
+            raise PluginError(f"sitemapkit: {exc}") from None
+        for warning in result.warnings:
+            log.warning(f"sitemapkit: {warning}")
+        if result.duplicate_count:
+            log.warning(f"sitemapkit: {result.duplicate_count} duplicate URLs written once, "
+                        f"e.g. {result.duplicates[0][1]}")
+        entry_url = urljoin(base, result.entry_point)
+        if c.robots_txt:
+            if is_host_root(base):
+                robots_sitemap_line(Path(config.site_dir) / "robots.txt",
+                                    [urljoin(base, name) for name in result.index_files]
+                                    or [entry_url])
+            else:
+                log.info(f"sitemapkit: {base} is a sub-path site; crawlers read robots.txt "
+                         f"only at the host root, so add 'Sitemap: {entry_url}' there")
+        log.info(f"sitemapkit: {result.url_count} URLs in {result.shard_count} "
+                 f"shard{'s' if result.shard_count != 1 else ''}, {dated} with lastmod -> "
+                 f"{os.path.join(config.site_dir, result.entry_point)} "
+                 f"({time.perf_counter() - started:.2f} s)")
+
+
+def _is_404(file: File) -> bool:
+    return file.src_uri == "404.md" or file.url in ("404.html", "404/")
+
+
+def _meta(file: File) -> Mapping[str, Any]:
+    """Front matter: from the page if this build read it, else from its source."""
+    if file.page is not None and file.page.markdown is not None:
+        return file.page.meta
+    if not file.abs_src_path:
+        return {}
+    try:
+        return get_data(Path(file.abs_src_path).read_text("utf-8-sig"))[1]
+    except OSError:
+        return {}
+
+
+def _read_signals(file: File) -> HtmlSignals:
+    """A page a --dirty build did not rebuild: read its existing output."""
+    try:
+        return html_signals(Path(file.abs_dest_path).read_text("utf-8", errors="replace"))
+    except OSError:
+        return HtmlSignals()

@@ -1,0 +1,40 @@
+"""Fixture docs projects with a git history, built by the real tools."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+from gitrepo import Repo
+
+NOINDEX_THEME = """{% extends "base.html" %}
+{% block extrahead %}
+{% if page and page.meta.robots %}<meta name="robots" content="{{ page.meta.robots }}">{% endif %}
+{% if page and page.meta.canonical %}<link rel="canonical" href="{{ page.meta.canonical }}">{% endif %}
+{% endblock %}
+"""
+
+
+def mkdocs_project(root: Path, pages: dict[str, str], config: dict | None = None,
+                   when: str = "2024-05-05T10:00:00+02:00") -> Repo:
+    repo = Repo(root)
+    settings = {"site_name": "Test", "site_url": "https://example.com/",
+                "plugins": ["sitemapkit"], **(config or {})}
+    repo.write("mkdocs.yml", yaml.safe_dump(settings, allow_unicode=True))
+    repo.write(".gitignore", "site/\n.cache/\n")
+    for path, text in pages.items():
+        repo.write(f"docs/{path}", text)
+    repo.commit(when)
+    return repo
+
+
+def mkdocs_build(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", *args], cwd=root,
+                          capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONWARNINGS": "ignore"})
+    if check and done.returncode != 0:
+        raise AssertionError(f"mkdocs build failed:\n{done.stderr}")
+    return done
