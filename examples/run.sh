@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# The main job on the bundled example: sets up .venv (first run), then writes
-# sitemaps for examples/urls.csv into examples/work/urls-site.
+# The main job on the bundled example: sets up .venv (first run), then builds the
+# example MkDocs site (examples/mkdocs-site) over a generated git history and
+# prints the plugin's summary line and its sitemap. A second part writes sitemaps
+# for a bundled URL list through the CLI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ ! -x .venv/bin/sitemapkit ]; then
+stamp=$(cat pyproject.toml setup.py ext/*.pyx | sha256sum | cut -c1-16)
+if [ "$(cat .venv/.example-stamp 2>/dev/null)" != "$stamp" ] || [ ! -x .venv/bin/mkdocs ]; then
     python3 -m venv .venv
     .venv/bin/pip install -q -e '.[mkdocs,sphinx]'
+    echo "$stamp" > .venv/.example-stamp
 fi
+.venv/bin/python examples/build_example.py
+echo
+echo "CLI on examples/urls.csv (300 URLs, 100 per shard):"
 out=examples/work/urls-site
 .venv/bin/sitemapkit write examples/urls.csv -o "$out" --base-url https://example.com/ \
     --max-urls 100
-echo "sitemap files in $out:"
-ls -1 "$out"
