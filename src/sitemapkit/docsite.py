@@ -3,6 +3,7 @@ robots.txt. No MkDocs or Sphinx imports here."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -123,7 +124,12 @@ def robots_sitemap_line(robots: Path, sitemap_urls: Iterable[str]) -> bool:
     if text and not text.endswith("\n\n"):
         text += "\n"
     text += "".join(f"Sitemap: {u}\n" for u in missing)
-    robots.write_text(text, "utf-8")
+    temp = robots.with_name(f".{robots.name}.{os.getpid()}.tmp")
+    try:  # atomic: a crawler or a failed build never sees half a robots.txt
+        temp.write_text(text, "utf-8")
+        os.replace(temp, robots)
+    finally:
+        temp.unlink(missing_ok=True)
     return True
 
 

@@ -13,7 +13,8 @@ from gitrepo import Repo
 NOINDEX_THEME = """{% extends "base.html" %}
 {% block extrahead %}
 {% if page and page.meta.robots %}<meta name="robots" content="{{ page.meta.robots }}">{% endif %}
-{% if page and page.meta.canonical %}<link rel="canonical" href="{{ page.meta.canonical }}">{% endif %}
+{% if page and page.meta.canonical %}
+<link rel="canonical" href="{{ page.meta.canonical }}">{% endif %}
 {% endblock %}
 """
 
@@ -37,4 +38,42 @@ def mkdocs_build(root: Path, *args: str, check: bool = True) -> subprocess.Compl
                           env={**os.environ, "PYTHONWARNINGS": "ignore"})
     if check and done.returncode != 0:
         raise AssertionError(f"mkdocs build failed:\n{done.stderr}")
+    return done
+
+
+SPHINX_CONF = """
+extensions = ["sitemapkit.sphinx"]
+project = "Test"
+html_baseurl = {base!r}
+exclude_patterns = ["_build"]
+{extra}
+
+import os
+def _boom(app, doctree, docname):
+    if os.environ.get("SITEMAPKIT_TEST_FAIL"):
+        raise RuntimeError("simulated failure in a later extension")
+def setup(app):
+    app.connect("doctree-resolved", _boom)
+"""
+
+
+def sphinx_project(root: Path, pages: dict[str, str], base: str = "https://example.org/docs/",
+                   extra: str = "", when: str = "2024-05-05T10:00:00+02:00") -> Repo:
+    repo = Repo(root)
+    repo.write("conf.py", SPHINX_CONF.format(base=base, extra=extra))
+    repo.write(".gitignore", "_build/\n")
+    for path, text in pages.items():
+        repo.write(path, text)
+    repo.commit(when)
+    return repo
+
+
+def sphinx_build(root: Path, out: str, *args: str, builder: str = "html", check: bool = True,
+                 env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run([sys.executable, "-m", "sphinx", "-b", builder, *args, ".",
+                           f"_build/{out}"], cwd=root, capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "PYTHONWARNINGS": "ignore",
+                                            **(env or {})})
+    if check and done.returncode != 0:
+        raise AssertionError(f"sphinx-build failed:\n{done.stdout}\n{done.stderr}")
     return done

@@ -1,0 +1,206 @@
+"""Sphinx extension: ``extensions = ["sitemapkit.sphinx"]``.
+
+A thin adapter. Per-document facts (noindex) are collected at read time into the
+environment, so they survive incremental and parallel builds; the page list is
+computed at ``build-finished`` from *all* documents, never from the pages written
+in this run. Serial, ``-j`` and incremental builds give byte-identical sitemaps.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from fnmatch import fnmatchcase
+from pathlib import Path
+from typing import Any
+from urllib.parse import urljoin
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+from sphinx.util import logging
+
+from . import __version__
+from .docsite import PageRules, as_lastmod, is_host_root, robots_sitemap_line
+from .entries import EntryError, UrlEntry
+from .gitdates import GitDatesError, GitOptions, git_dates
+from .writer import ConfigError, NoUrlsError, write_sitemaps
+
+logger = logging.getLogger(__name__)
+PREFIX = "sitemapkit_"
+DEFAULT_EXCLUDE = ["genindex", "search", "py-modindex", "404", "_modules/*"]
+OPTIONS: dict[str, Any] = {  # name (without prefix) -> default
+    "base_url": None, "filename": "sitemap.xml", "exclude": [], "exclude_urls": [],
+    "url_scheme": "{link}",
+    "language": None, "version": None, "lastmod": "datetime", "changefreq": None,
+    "priority": None, "rules": [], "date_kind": "committer", "ignore_revs": [],
+    "ignore_revs_file": ".git-blame-ignore-revs", "uncommitted": "omit", "untracked": "omit",
+    "not_in_git": "omit", "no_git": "omit", "shallow": "warn", "cache_dir": "",
+    "max_urls": 50_000, "max_bytes": 10_485_760, "gzip_level": 6, "robots_txt": True,
+}
+# sphinx-sitemap names accepted for a one-line switch (with a deprecation note).
+MIGRATION = {"sitemap_url_scheme": "url_scheme", "sitemap_excludes": "exclude_urls",
+             "sitemap_filename": "filename", "sitemap_locales": "locales"}
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    for name, default in OPTIONS.items():
+        app.add_config_value(PREFIX + name, default, "html")
+    for old in MIGRATION:
+        if old not in app.config.values:  # sphinx-sitemap itself may be loaded too
+            app.add_config_value(old, None, "html")
+    app.connect("doctree-read", _collect)
+    app.connect("env-purge-doc", _purge)
+    app.connect("env-merge-info", _merge)
+    app.connect("build-finished", _finish)
+    return {"version": __version__, "env_version": 1, "parallel_read_safe": True,
+            "parallel_write_safe": True}
+
+
+# --- per-document facts, kept in the environment ----------------------------
+def _noindex_docs(env: BuildEnvironment) -> set[str]:
+    if not hasattr(env, "sitemapkit_noindex"):
+        env.sitemapkit_noindex = set()  # type: ignore[attr-defined]
+    return env.sitemapkit_noindex  # type: ignore[attr-defined,no-any-return]
+
+
+def _collect(app: Sphinx, doctree: nodes.document) -> None:
+    """Remember documents whose ``.. meta:: :robots: noindex`` keeps them out."""
+    for node in doctree.findall(nodes.meta):
+        if node.get("name", "").lower() in ("robots", "googlebot") and \
+                "noindex" in node.get("content", "").lower():
+            _noindex_docs(app.env).add(app.env.docname)
+
+
+def _purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    _noindex_docs(env).discard(docname)
+
+
+def _merge(app: Sphinx, env: BuildEnvironment, docnames: set[str],
+           other: BuildEnvironment) -> None:
+    _noindex_docs(env).update(_noindex_docs(other) & set(docnames))
+
+
+# --- writing ----------------------------------------------------------------
+def _setting(app: Sphinx, name: str) -> Any:
+    return getattr(app.config, PREFIX + name)
+
+
+def _writes_html_pages(app: Sphinx) -> bool:
+    """html, dirhtml and their subclasses (by name/format), never epub or singlehtml."""
+    builder = app.builder
+    return builder.format == "html" and "epub" not in builder.name and \
+        "singlehtml" not in builder.name
+
+
+def _base_url(app: Sphinx) -> str | None:
+    base = (app.config.html_baseurl or _setting(app, "base_url")
+            or os.environ.get("READTHEDOCS_CANONICAL_URL"))
+    if not base:
+        return None
+    return base if base.endswith("/") else base + "/"
+
+
+def _migrated(app: Sphinx) -> dict[str, Any]:
+    found = {new: getattr(app.config, old) for old, new in MIGRATION.items()
+             if getattr(app.config, old, None) is not None}
+    for old, new in MIGRATION.items():
+        if new == "locales" and new in found:
+            logger.info(f"sitemapkit: '{old}' is accepted, but hreflang alternates are not "
+                        "written from it yet; pages are listed once each")
+        elif new in found:
+            logger.info(f"sitemapkit: '{old}' is sphinx-sitemap's name; it still works, "
+                        f"but prefer '{PREFIX}{new}'")
+    return found
+
+
+def _finish(app: Sphinx, exception: Exception | None) -> None:
+    if exception is not None or not _writes_html_pages(app):
+        return  # a failed build never replaces the previous sitemap
+    started = time.perf_counter()
+    base = _base_url(app)
+    if base is None:
+        logger.warning("sitemapkit: no base URL: set html_baseurl (or sitemapkit_base_url) "
+                       "in conf.py; no sitemap was written", type="sitemapkit",
+                       subtype="config")
+        return
+    migrated = _migrated(app)
+    scheme = migrated.get("url_scheme") or _setting(app, "url_scheme")
+    try:
+        rules = PageRules.build([*DEFAULT_EXCLUDE, *_setting(app, "exclude")],
+                                _setting(app, "changefreq"), _setting(app, "priority"),
+                                _setting(app, "rules"))
+    except (ValueError, EntryError) as exc:
+        logger.warning(f"sitemapkit: {exc}", type="sitemapkit", subtype="config")
+        return
+    env = app.env
+    docnames = sorted(env.found_docs)
+    dates = _dates(app, [str(env.doc2path(d)) for d in docnames])
+    noindex = _noindex_docs(env)
+    exclude_urls = migrated.get("exclude_urls") or _setting(app, "exclude_urls")
+    language = _setting(app, "language") or app.config.language or ""
+    version = _setting(app, "version") or app.config.version or ""
+    entries = []
+    for docname in docnames:
+        meta = env.metadata.get(docname, {})
+        if rules.excluded(docname) or docname in noindex or \
+                str(meta.get("sitemap", "")).strip().lower() in ("exclude", "false", "no"):
+            continue
+        link = app.builder.get_target_uri(docname)
+        if any(fnmatchcase(link, pattern) for pattern in exclude_urls):
+            continue
+        path = scheme.format(lang=f"{language}/" if language and "{lang}" in scheme else "",
+                             version=f"{version}/" if version and "{version}" in scheme else "",
+                             link=link)
+        hints = {k: meta[f"sitemap-{k}"] for k in ("changefreq", "priority")
+                 if f"sitemap-{k}" in meta}
+        changefreq, priority = rules.hints(docname, hints)
+        lastmod = as_lastmod(dates.get(str(env.doc2path(docname))), _setting(app, "lastmod"))
+        entries.append(UrlEntry(urljoin(base, path), lastmod, changefreq, priority))
+    _write(app, entries, base, migrated.get("filename") or _setting(app, "filename"), started)
+
+
+def _dates(app: Sphinx, paths: list[str]) -> Any:
+    cache = _setting(app, "cache_dir")
+    options = GitOptions(**{name: _setting(app, name) for name in (
+        "date_kind", "uncommitted", "untracked", "not_in_git", "no_git", "shallow")},
+        ignore_revs=tuple(_setting(app, "ignore_revs")),
+        ignore_revs_file=_setting(app, "ignore_revs_file") or None,
+        cache_dir=str(Path(app.confdir) / cache) if cache else None)
+    try:
+        result = git_dates([] if _setting(app, "lastmod") == "none" else paths, options)
+    except GitDatesError as exc:
+        logger.warning(f"sitemapkit: {exc}", type="sitemapkit", subtype="git")
+        result = git_dates([])
+    for warning in result.warnings:
+        logger.warning(f"sitemapkit: {warning}", type="sitemapkit", subtype="git")
+    for note in result.notes:
+        logger.info(f"sitemapkit: {note}")
+    return result
+
+
+def _write(app: Sphinx, entries: list[UrlEntry], base: str, filename: str,
+           started: float) -> None:
+    try:
+        result = write_sitemaps(entries, app.outdir, base, filename=filename,
+                                max_urls=_setting(app, "max_urls"),
+                                max_bytes=_setting(app, "max_bytes"),
+                                gzip_level=_setting(app, "gzip_level"))
+    except (ConfigError, EntryError, NoUrlsError, OSError) as exc:
+        logger.warning(f"sitemapkit: {exc}", type="sitemapkit", subtype="write")
+        return
+    for warning in result.warnings:
+        logger.warning(f"sitemapkit: {warning}", type="sitemapkit", subtype="write")
+    entry_url = urljoin(base, result.entry_point)
+    if _setting(app, "robots_txt"):
+        if is_host_root(base):
+            robots_sitemap_line(Path(app.outdir) / "robots.txt",
+                                [urljoin(base, n) for n in result.index_files] or [entry_url])
+        else:
+            logger.info(f"sitemapkit: {base} is a sub-path site; crawlers read robots.txt "
+                        f"only at the host root, so add 'Sitemap: {entry_url}' there")
+    dated = sum(e.lastmod is not None for e in entries)
+    logger.info(f"sitemapkit: {result.url_count} URLs in {result.shard_count} "
+                f"shard{'s' if result.shard_count != 1 else ''}, {dated} with lastmod -> "
+                f"{os.path.join(app.outdir, result.entry_point)} "
+                f"({time.perf_counter() - started:.2f} s)")
