@@ -63,4 +63,4 @@ def _write(path: Path, data: bytes) -> Path:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]))
+    main(Path(sys.argv[1]).resolve())

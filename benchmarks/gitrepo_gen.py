@@ -7,11 +7,12 @@ import subprocess
 from pathlib import Path
 
 
-def make_repo(root: Path, files: int, commits: int = 1000, seed: int = 1) -> list[str]:
+def make_repo(root: Path, files: int, commits: int = 1000, seed: int = 1,
+              suffix: str = ".md") -> list[str]:
     rng = random.Random(seed)
     root.mkdir(parents=True)
     subprocess.run(["git", "init", "-q", "-b", "main"], cwd=root, check=True)
-    names = [f"docs/section-{i % 50}/page-{i}.md" for i in range(files)]
+    names = [f"docs/section-{i % 50}/page-{i}{suffix}" for i in range(files)]
     out: list[bytes] = []
     t0 = 1_600_000_000
     for c in range(commits):
@@ -22,7 +23,8 @@ def make_repo(root: Path, files: int, commits: int = 1000, seed: int = 1) -> lis
         out.append(f"committer Bench <b@example.invalid> {when}\n".encode())
         out.append(b"data %d\n%s\n" % (len(msg), msg))
         for name in changed:
-            data = f"# {name}\n\nrevision {c}\n".encode()
+            data = (f"# {name}\n\nrevision {c}\n" if suffix == ".md" else
+                    f":orphan:\n\n{name}\n{'=' * len(name)}\n\nrevision {c}\n").encode()
             out.append(b"M 100644 inline %s\ndata %d\n%s\n" % (name.encode(), len(data), data))
     subprocess.run(["git", "fast-import", "--quiet"], cwd=root, input=b"".join(out), check=True)
     subprocess.run(["git", "checkout", "-q", "-f", "main"], cwd=root, check=True)

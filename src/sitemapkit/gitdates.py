@@ -79,7 +79,7 @@ class GitDates:
     from_git: int = 0
 
     def get(self, path: str | os.PathLike[str]) -> datetime | None:
-        return self.dates.get(os.path.abspath(path))
+        return self.dates.get(_absolute(path))
 
 
 def git_dates(paths: Iterable[str | os.PathLike[str]],
@@ -88,13 +88,13 @@ def git_dates(paths: Iterable[str | os.PathLike[str]],
     opts = options or GitOptions()
     opts.check()
     result = GitDates()
-    wanted = sorted({os.path.abspath(p) for p in paths})
+    wanted = sorted({_absolute(p) for p in paths})
     fallback: dict[str, list[str]] = {}
     git = shutil.which("git")
     by_repo: dict[str, list[str]] = {}
     roots: dict[str, str | None] = {}
     for path in wanted:
-        root = _repo_root(os.path.dirname(path), roots)
+        root = _repo_root(path.rpartition(os.sep)[0] or os.sep, roots)
         if git is None:
             fallback.setdefault("no-git", []).append(path)
         elif root is None:
@@ -106,6 +106,14 @@ def git_dates(paths: Iterable[str | os.PathLike[str]],
         _Repo(git, root, opts, result).date(files, fallback)
     _apply_policies(fallback, opts, result)
     return result
+
+
+def _absolute(path: str | os.PathLike[str]) -> str:
+    """os.path.abspath, skipping the work for paths that are already clean (the usual)."""
+    if isinstance(path, str) and path.startswith(os.sep) and "/." not in path and \
+            "//" not in path and not path.endswith(os.sep) and os.sep == "/":
+        return path
+    return os.path.abspath(path)
 
 
 def _repo_root(directory: str, memo: dict[str, str | None]) -> str | None:

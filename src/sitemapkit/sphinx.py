@@ -21,7 +21,7 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 
 from . import __version__
-from .docsite import PageRules, as_lastmod, is_host_root, robots_sitemap_line
+from .docsite import PageRules, as_lastmod, is_host_root, join_url, robots_sitemap_line
 from .entries import EntryError, UrlEntry
 from .gitdates import GitDatesError, GitOptions, git_dates
 from .writer import ConfigError, NoUrlsError, write_sitemaps
@@ -35,7 +35,7 @@ OPTIONS: dict[str, Any] = {  # name (without prefix) -> default
     "language": None, "version": None, "lastmod": "datetime", "changefreq": None,
     "priority": None, "rules": [], "date_kind": "committer", "ignore_revs": [],
     "ignore_revs_file": ".git-blame-ignore-revs", "uncommitted": "omit", "untracked": "omit",
-    "not_in_git": "omit", "no_git": "omit", "shallow": "warn", "cache_dir": "",
+    "not_in_git": "omit", "no_git": "omit", "shallow": "warn", "cache_dir": None,
     "max_urls": 50_000, "max_bytes": 10_485_760, "gzip_level": 6, "robots_txt": True,
 }
 # sphinx-sitemap names accepted for a one-line switch (with a deprecation note).
@@ -134,39 +134,56 @@ def _finish(app: Sphinx, exception: Exception | None) -> None:
         logger.warning(f"sitemapkit: {exc}", type="sitemapkit", subtype="config")
         return
     env = app.env
-    docnames = sorted(env.found_docs)
-    dates = _dates(app, [str(env.doc2path(d)) for d in docnames])
+    sources = _sources(env, os.path.abspath(env.srcdir))
+    dates = _dates(app, list(sources.values())).dates
     noindex = _noindex_docs(env)
     exclude_urls = migrated.get("exclude_urls") or _setting(app, "exclude_urls")
     language = _setting(app, "language") or app.config.language or ""
     version = _setting(app, "version") or app.config.version or ""
+    lang = f"{language}/" if language and "{lang}" in scheme else ""
+    version = f"{version}/" if version and "{version}" in scheme else ""
+    lastmod_kind = _setting(app, "lastmod")
+    target_uri = app.builder.get_target_uri
+    no_meta: dict[str, Any] = {}
     entries = []
-    for docname in docnames:
-        meta = env.metadata.get(docname, {})
-        if rules.excluded(docname) or docname in noindex or \
+    for docname, source in sources.items():
+        meta = env.metadata.get(docname) or no_meta
+        if docname in noindex or rules.excluded(docname) or \
                 str(meta.get("sitemap", "")).strip().lower() in ("exclude", "false", "no"):
             continue
-        link = app.builder.get_target_uri(docname)
-        if any(fnmatchcase(link, pattern) for pattern in exclude_urls):
+        link = target_uri(docname)
+        if exclude_urls and any(fnmatchcase(link, pattern) for pattern in exclude_urls):
             continue
-        path = scheme.format(lang=f"{language}/" if language and "{lang}" in scheme else "",
-                             version=f"{version}/" if version and "{version}" in scheme else "",
-                             link=link)
+        path = scheme if scheme == "{link}" else scheme.format(lang=lang, version=version,
+                                                                link=link)
         hints = {k: meta[f"sitemap-{k}"] for k in ("changefreq", "priority")
-                 if f"sitemap-{k}" in meta}
+                 if f"sitemap-{k}" in meta} if meta else None
         changefreq, priority = rules.hints(docname, hints)
-        lastmod = as_lastmod(dates.get(str(env.doc2path(docname))), _setting(app, "lastmod"))
-        entries.append(UrlEntry(urljoin(base, path), lastmod, changefreq, priority))
+        entries.append(UrlEntry(join_url(base, link if path == "{link}" else path),
+                                as_lastmod(dates.get(source), lastmod_kind),
+                                changefreq, priority))
     _write(app, entries, base, migrated.get("filename") or _setting(app, "filename"), started)
 
 
+def _sources(env: BuildEnvironment, srcdir: str) -> dict[str, str]:
+    """docname -> absolute source path, in docname order. Sphinx >= 7.2 keeps the
+    relative paths in a dict; reading it saves a Path object per document."""
+    known = getattr(env.project, "_docname_to_path", None)
+    if not isinstance(known, dict):
+        known = {}
+    return {d: os.path.join(srcdir, known.get(d) or env.doc2path(d, False))
+            for d in sorted(env.found_docs)}
+
+
 def _dates(app: Sphinx, paths: list[str]) -> Any:
-    cache = _setting(app, "cache_dir")
+    cache = _setting(app, "cache_dir")  # default: beside the doctrees, already a build cache
+    cache_path = Path(app.doctreedir) / "sitemapkit" if cache is None else \
+        Path(app.confdir) / cache if cache else None
     options = GitOptions(**{name: _setting(app, name) for name in (
         "date_kind", "uncommitted", "untracked", "not_in_git", "no_git", "shallow")},
         ignore_revs=tuple(_setting(app, "ignore_revs")),
         ignore_revs_file=_setting(app, "ignore_revs_file") or None,
-        cache_dir=str(Path(app.confdir) / cache) if cache else None)
+        cache_dir=str(cache_path) if cache_path else None)
     try:
         result = git_dates([] if _setting(app, "lastmod") == "none" else paths, options)
     except GitDatesError as exc:
