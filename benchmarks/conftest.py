@@ -24,6 +24,8 @@ RATIOS = [
     # (label, slower, faster, target)
     ("serialization: pure / C", "serialize[py]", "serialize[c]", 10.0),
     ("end to end: naive / sitemapkit(C)", "e2e-naive", "e2e-sitemapkit[c]", 5.0),
+    ("end to end: naive at gzip's default level 9 / sitemapkit(C) at 6",
+     "e2e-naive-gzip-default", "e2e-sitemapkit[c]", None),
     ("end to end: ElementTree / sitemapkit(C)", "e2e-etree", "e2e-sitemapkit[c]", 8.0),
     ("end to end: lxml / sitemapkit(C)", "e2e-lxml", "e2e-sitemapkit[c]", None),
     ("end to end: sitemapkit(C) / gzip-only, 1 thread (max 1.5)", "e2e-sitemapkit[c]",

@@ -1,8 +1,9 @@
-"""Main job on the bundled example: a real `mkdocs build` over a git history.
+"""Main job on the bundled examples: a real `mkdocs build` and a real `sphinx-build`,
+each over its own git history.
 
-On first run the example is copied to examples/work/ and given a history with set
-commit dates (pages changed at different times and time zones), so every
-<lastmod> in the sitemap is that page's own last commit.
+On first run each example is copied to examples/work/ and given a history with set
+commit dates (pages changed at different times and time zones), so every <lastmod>
+in the sitemaps is that page's own last commit.
 """
 
 from __future__ import annotations
@@ -11,55 +12,86 @@ import os
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-WORK = HERE / "work" / "mkdocs-site"
-HISTORY = [  # (commit date, files touched)
-    ("2024-01-15T09:00:00+01:00", None),  # everything
-    ("2024-03-02T14:30:00-05:00", ["docs/guide/install.md"]),
-    ("2024-06-21T08:15:00+05:30", ["docs/reference/api.md", "docs/guide/über-uns.md"]),
-    ("2025-02-10T17:45:00+00:00", ["docs/index.md"]),
+
+
+@dataclass(frozen=True)
+class Example:
+    name: str
+    history: list[tuple[str, list[str] | None]]  # (commit date, files touched; None: all)
+    build: list[str]  # run in the work copy
+    output: str
+    ignore: str
+
+    @property
+    def work(self) -> Path:
+        return HERE / "work" / self.name
+
+
+EXAMPLES = [
+    Example("mkdocs-site", [
+        ("2024-01-15T09:00:00+01:00", None),
+        ("2024-03-02T14:30:00-05:00", ["docs/guide/install.md"]),
+        ("2024-06-21T08:15:00+05:30", ["docs/reference/api.md", "docs/guide/über-uns.md"]),
+        ("2025-02-10T17:45:00+00:00", ["docs/index.md"]),
+    ], [sys.executable, "-m", "mkdocs", "build", "--strict"], "site", "site/\n.cache/\n"),
+    Example("sphinx-site", [
+        ("2024-02-01T10:00:00+01:00", None),
+        ("2024-04-12T16:20:00-05:00", ["guide/install.rst"]),
+        ("2024-08-30T11:05:00+05:30", ["api.rst", "guide/über-uns.rst"]),
+    ], [sys.executable, "-m", "sphinx", "-W", "-b", "html", ".", "_build/html"],
+        "_build/html", "_build/\n"),
 ]
 
 
-def git(*args: str, when: str | None = None) -> None:
+def git(example: Example, *args: str, when: str | None = None) -> None:
     env = {**os.environ, "GIT_AUTHOR_NAME": "Example", "GIT_AUTHOR_EMAIL": "ex@example.invalid",
            "GIT_COMMITTER_NAME": "Example", "GIT_COMMITTER_EMAIL": "ex@example.invalid"}
     if when:
         env |= {"GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when}
-    subprocess.run(["git", *args], cwd=WORK, env=env, check=True, capture_output=True)
+    subprocess.run(["git", *args], cwd=example.work, env=env, check=True, capture_output=True)
 
 
-def make_history() -> None:
-    shutil.copytree(HERE / "mkdocs-site", WORK)
-    git("init", "-q", "-b", "main")
-    (WORK / ".gitignore").write_text("site/\n.cache/\n")
-    for number, (when, files) in enumerate(HISTORY):
+def make_history(example: Example) -> None:
+    shutil.rmtree(example.work, ignore_errors=True)
+    shutil.copytree(HERE / example.name, example.work)
+    git(example, "init", "-q", "-b", "main")
+    (example.work / ".gitignore").write_text(example.ignore)
+    for number, (when, files) in enumerate(example.history):
         for name in files or []:
-            with open(WORK / name, "a", encoding="utf-8") as f:
+            with open(example.work / name, "a", encoding="utf-8") as f:
                 f.write(f"\nRevised in commit {number}.\n")
-        git("add", "-A")
-        git("commit", "-q", "-m", f"docs: revision {number}", when=when)
+        git(example, "add", "-A")
+        git(example, "commit", "-q", "-m", f"docs: revision {number}", when=when)
+    print(f"created {example.work} with a {len(example.history)}-commit git history")
 
 
-def main() -> int:
-    if not (WORK / ".git").exists():
-        shutil.rmtree(WORK, ignore_errors=True)
-        make_history()
-        print(f"created {WORK} with a {len(HISTORY)}-commit git history")
-    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict"], cwd=WORK,
-                          capture_output=True, text=True)
-    for line in done.stderr.splitlines():
+def build(example: Example) -> int:
+    if not (example.work / ".git").exists():
+        make_history(example)
+    print(f"$ {' '.join(Path(a).name if a == sys.executable else a for a in example.build)}")
+    done = subprocess.run(example.build, cwd=example.work, capture_output=True, text=True)
+    for line in (done.stdout + done.stderr).splitlines():
         if "sitemapkit" in line or done.returncode:
             print(line)
     if done.returncode:
         return done.returncode
-    site = WORK / "site"
+    site = example.work / example.output
     print(f"sitemap files in {site}:")
     for name in ("sitemap.xml", "sitemap.xml.gz", "robots.txt"):
         print(f"  {name}")
     print((site / "sitemap.xml").read_text())
+    return 0
+
+
+def main() -> int:
+    for example in EXAMPLES:
+        failed = build(example)
+        if failed:
+            return failed
     return 0
 
 

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# The main job on the bundled example: sets up .venv (first run), then builds the
-# example MkDocs site (examples/mkdocs-site) over a generated git history and
-# prints the plugin's summary line and its sitemap. A second part writes sitemaps
+# The main job on the bundled examples: sets up .venv (first run), then builds the
+# example MkDocs site and the example Sphinx project, each over a generated git
+# history, and prints each summary line and sitemap. A second part writes sitemaps
 # for a bundled URL list through the CLI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 stamp=$(cat pyproject.toml setup.py ext/*.pyx | sha256sum | cut -c1-16)
-if [ "$(cat .venv/.example-stamp 2>/dev/null)" != "$stamp" ] || [ ! -x .venv/bin/mkdocs ]; then
+if [ "$(cat .venv/.example-stamp 2>/dev/null)" != "$stamp" ] || [ ! -x .venv/bin/mkdocs ] || [ ! -x .venv/bin/sphinx-build ]; then
     python3 -m venv .venv
     .venv/bin/pip install -q -e '.[mkdocs,sphinx]'
     echo "$stamp" > .venv/.example-stamp

@@ -40,9 +40,20 @@ def check_file_name(name: str, what: str) -> str:
     return name
 
 
-def prepare_dir(out_dir: str | os.PathLike[str]) -> Path:
+def prepare_dir(out_dir: str | os.PathLike[str], follow_symlink: bool = False) -> Path:
+    """The output directory, created if needed. A symlinked one (which writes files
+    somewhere else than the path says) is refused unless explicitly allowed."""
     path = Path(out_dir)
-    path.mkdir(parents=True, exist_ok=True)
+    if "\x00" in str(path):
+        raise OutputError(f"output path {str(path)!r} contains a NUL byte")
+    if path.is_symlink() and not follow_symlink:
+        raise OutputError(f"output directory {str(path)!r} is a symlink to "
+                          f"{os.readlink(path)!r}; refusing to write through it "
+                          "(allow it with follow_symlink=True / --follow-symlink)")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        pass
     if not path.is_dir():
         raise OutputError(f"output path {str(path)!r} is not a directory")
     return path
@@ -85,8 +96,11 @@ def write_file(path: Path, data: bytes, fsync: bool) -> None:
             view = view[os.write(fd, view):]
         if fsync:
             os.fsync(fd)
-    finally:
+    except BaseException:
         os.close(fd)
+        path.unlink(missing_ok=True)  # a disk-full write leaves no partial file
+        raise
+    os.close(fd)
 
 
 def sync_dir(out_dir: Path) -> None:
@@ -127,11 +141,22 @@ def write_manifest(out_dir: Path, files: list[str], entry_point: str, fsync: boo
                        "files": files}, indent=1).encode()
     tmp = temp_path(out_dir, MANIFEST.lstrip("."))
     write_file(tmp, data, fsync)
-    os.replace(tmp, out_dir / MANIFEST)
+    try:
+        os.replace(tmp, out_dir / MANIFEST)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+SITEMAP_SUFFIXES = (".xml", ".xml.gz", ".txt", ".txt.gz")
 
 
 def remove_owned(out_dir: Path, names: list[str]) -> None:
+    """Delete files we wrote. A hand-edited or hostile manifest cannot make us delete
+    anything that is not a plain sitemap-like file name in this directory."""
     for name in names:
+        if not _is_plain(name) or not name.endswith(SITEMAP_SUFFIXES):
+            continue
         path = out_dir / name
         if path.is_symlink() or path.is_file():
             with contextlib.suppress(FileNotFoundError):

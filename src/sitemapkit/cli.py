@@ -49,6 +49,8 @@ def _parser() -> argparse.ArgumentParser:
     w.add_argument("--skip-invalid", action="store_true",
                    help="skip invalid entries (counted and reported) instead of failing")
     w.add_argument("--no-fsync", action="store_true", help="skip fsync (faster, less durable)")
+    w.add_argument("--follow-symlink", action="store_true",
+                   help="allow an output directory that is a symlink")
     w.add_argument("-q", "--quiet", action="store_true", help="no summary line")
     return parser
 
@@ -75,6 +77,7 @@ def _write(args: argparse.Namespace) -> int:
         shard_pattern=args.shard_pattern, gzip_copy=not args.no_gzip_copy,
         gzip_level=args.gzip_level, gzip_backend=args.gzip_backend,
         on_invalid="skip" if args.skip_invalid else "error", fsync=not args.no_fsync,
+        follow_symlink=args.follow_symlink,
     )
     try:
         stream = open_input(args.input)

@@ -145,7 +145,7 @@ def _finish(app: Sphinx, exception: Exception | None) -> None:
     lastmod_kind = _setting(app, "lastmod")
     target_uri = app.builder.get_target_uri
     no_meta: dict[str, Any] = {}
-    entries = []
+    entries, docs = [], []
     for docname, source in sources.items():
         meta = env.metadata.get(docname) or no_meta
         if docname in noindex or rules.excluded(docname) or \
@@ -162,7 +162,8 @@ def _finish(app: Sphinx, exception: Exception | None) -> None:
         entries.append(UrlEntry(join_url(base, link if path == "{link}" else path),
                                 as_lastmod(dates.get(source), lastmod_kind),
                                 changefreq, priority))
-    _write(app, entries, base, migrated.get("filename") or _setting(app, "filename"), started)
+        docs.append(docname)
+    _write(app, entries, docs, base, migrated.get("filename") or _setting(app, "filename"), started)
 
 
 def _sources(env: BuildEnvironment, srcdir: str) -> dict[str, str]:
@@ -196,15 +197,21 @@ def _dates(app: Sphinx, paths: list[str]) -> Any:
     return result
 
 
-def _write(app: Sphinx, entries: list[UrlEntry], base: str, filename: str,
+def _write(app: Sphinx, entries: list[UrlEntry], docs: list[str], base: str, filename: str,
            started: float) -> None:
     try:
         result = write_sitemaps(entries, app.outdir, base, filename=filename,
                                 max_urls=_setting(app, "max_urls"),
                                 max_bytes=_setting(app, "max_bytes"),
                                 gzip_level=_setting(app, "gzip_level"))
-    except (ConfigError, EntryError, NoUrlsError, OSError) as exc:
-        logger.warning(f"sitemapkit: {exc}", type="sitemapkit", subtype="write")
+    except EntryError as exc:
+        doc = docs[exc.position - 1] if exc.position else None
+        logger.warning(f"sitemapkit: {exc}; no sitemap was written", location=doc,
+                       type="sitemapkit", subtype="write")
+        return
+    except (ConfigError, NoUrlsError, OSError) as exc:
+        logger.warning(f"sitemapkit: {exc}; no sitemap was written", type="sitemapkit",
+                       subtype="write")
         return
     for warning in result.warnings:
         logger.warning(f"sitemapkit: {warning}", type="sitemapkit", subtype="write")

@@ -7,6 +7,7 @@ place until every entry was accepted, so a failed run leaves the old set intact.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import time
@@ -57,6 +58,7 @@ class WriterOptions:
     fsync: bool = True
     now: datetime | None = None  # reference time for the future-lastmod check
     lock_timeout: float = 600.0
+    follow_symlink: bool = False  # allow an output directory that is a symlink
 
     def resolved(self) -> WriterOptions:
         """Fill defaults that depend on the format and check every value."""
@@ -242,8 +244,8 @@ class _Run:
             assert self.first_raw is not None
             name = str(opts.filename)
             moves = [(self._write_temp(self.first_raw, name), name)]
-            if opts.gzip_copy:
-                moves.insert(0, (stored[0][1], name + ".gz"))
+            if opts.gzip_copy:  # after the entry point: a copy, referenced by nothing
+                moves.append((stored[0][1], name + ".gz"))
             else:
                 _output.remove_owned_temps([stored[0][1]])
             r.entry_point, r.shard_files = name, [name]
@@ -311,7 +313,7 @@ def write_sitemaps(
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
     impl = _impl or _urlset
-    out = _output.prepare_dir(out_dir)
+    out = _output.prepare_dir(out_dir, opts.follow_symlink)
     workers = opts.workers or min(2, os.cpu_count() or 1)
     with _output.locked(out, opts.lock_timeout), ThreadPoolExecutor(workers) as pool:
         _output.remove_stale_temps(out)
@@ -325,11 +327,16 @@ def write_sitemaps(
                        if run.result.skipped_count else ""))
             moves = run.commit()
             _commit(out, moves, run.result, opts)
-        except BaseException:
+        except BaseException as exc:
             for shard in run.shards:  # let workers finish before removing their files
                 shard.future.cancel()
             pool.shutdown(wait=True)
             run.cleanup_temps()
+            if isinstance(exc, OSError) and not isinstance(exc, _output.OutputError):
+                raise _output.OutputError(
+                    f"could not write sitemaps into {out}: {exc.strerror or exc}"
+                    f"{f' ({exc.filename})' if exc.filename else ''}; the previous "
+                    "sitemaps there are unchanged") from exc
             raise
     r = run.result
     r.shard_count = len(r.shard_files)
@@ -341,14 +348,50 @@ def write_sitemaps(
 
 
 def _commit(out: Path, moves: list[tuple[Path, str]], r: WriteResult, opts: WriterOptions) -> None:
-    """Renames in dependency order: shards, then extra indexes, then the entry point."""
+    """Renames in dependency order: shards, extra indexes, the entry point, then copies.
+
+    Until the entry point's rename, the old entry point still names only old files,
+    which are not touched; a failure before it removes the new names it added. After
+    it, the new set is live and later failures are only warnings. A single-file set's
+    ``.gz`` copy is removed before and renamed after ``sitemap.xml``, so at every
+    instant it either matches ``sitemap.xml`` or is absent.
+    """
     old = _output.read_manifest(out)
     new = [name for _, name in moves]
+    entry_at = new.index(r.entry_point)
     _output.write_manifest(out, sorted(set(old) | set(new)), r.entry_point, opts.fsync)
-    for tmp, name in moves:
-        os.replace(tmp, out / name)
-    if opts.fsync:
-        _output.sync_dir(out)
-    _output.write_manifest(out, new, r.entry_point, opts.fsync)
-    _output.remove_owned(out, [name for name in old if name not in set(new)])
+    renamed: list[str] = []
+    stashed: list[tuple[Path, str]] = []  # old copies moved aside, put back on failure
+    try:
+        for _, name in moves[entry_at + 1:]:
+            if (out / name).exists():
+                stash = _output.temp_path(out, "stash")
+                os.replace(out / name, stash)
+                stashed.append((stash, name))
+        for tmp, name in moves[:entry_at + 1]:
+            os.replace(tmp, out / name)
+            renamed.append(name)
+    except OSError:
+        _output.remove_owned(out, [n for n in renamed if n not in set(old)])
+        for stash, name in stashed:
+            with contextlib.suppress(OSError):
+                os.replace(stash, out / name)
+        raise
+    _output.remove_owned_temps([stash for stash, _ in stashed])
+    for tmp, name in moves[entry_at + 1:]:
+        try:
+            os.replace(tmp, out / name)
+        except OSError as exc:
+            _output.remove_owned_temps([tmp])
+            new.remove(name)
+            r.warnings.append(f"{name} could not be written ({exc.strerror}); "
+                              f"{r.entry_point} is complete without it")
+    try:
+        if opts.fsync:
+            _output.sync_dir(out)
+        _output.write_manifest(out, new, r.entry_point, opts.fsync)
+        _output.remove_owned(out, [name for name in old if name not in set(new)])
+    except OSError as exc:
+        r.warnings.append(f"the new sitemaps are in place, but tidying up failed: {exc}; "
+                          "stale files are removed by the next run")
     r.files = new

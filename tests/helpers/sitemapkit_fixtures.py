@@ -77,3 +77,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     keep = [i for i in items if i.get_closest_marker("c_extension") is None]
     config.hook.pytest_deselected(items=[i for i in items if i not in keep])
     items[:] = keep
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Figures from the reliability suite (examples run, rejections by rule, crash runs)."""
+    from collections import Counter
+
+    from figures import FIGURES
+
+    if not FIGURES:
+        return
+    terminalreporter.section("sitemapkit reliability figures")
+    for name, value in FIGURES.items():
+        if isinstance(value, Counter):
+            detail = ", ".join(f"{k}: {v:,}" for k, v in value.most_common())
+            terminalreporter.write_line(f"{name}: {sum(value.values()):,} ({detail})")
+        else:
+            terminalreporter.write_line(f"{name}: {value}")

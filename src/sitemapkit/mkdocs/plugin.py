@@ -17,7 +17,7 @@ from urllib.parse import urljoin
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin
+from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils.meta import get_data
@@ -68,6 +68,12 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files | None:
         self.files = files
+        if self.config.enabled and self.command != "serve":
+            # With the template dropped, the theme's raw sitemap.xml would be copied as a
+            # static file, and would stay there as junk if the build failed.
+            for file in [f for f in files if f.src_uri in ("sitemap.xml", "sitemap.xml.gz")
+                         and not _inside(f.abs_src_path, config.docs_dir)]:
+                files.remove(file)
         return None
 
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:
@@ -75,13 +81,14 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             self.signals[page.file.src_uri] = html_signals(output)
         return None
 
+    @event_priority(-100)  # after every other plugin: a failure there keeps the old sitemap
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if not self.config.enabled or self.command == "serve" or self.files is None:
             return
         started = time.perf_counter()
         pages = [f for f in self.files.documentation_pages() if not _is_404(f)]
         dates = self._git_dates(pages, config)
-        entries, canonical_elsewhere, noindex = [], 0, 0
+        entries, sources, canonical_elsewhere, noindex = [], [], 0, 0
         for file in pages:
             meta = _meta(file)
             setting = meta.get("sitemap", True)
@@ -99,12 +106,14 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
                 file.src_uri, setting if isinstance(setting, dict) else None)
             lastmod = as_lastmod(dates.get(file.abs_src_path or ""), self.config.lastmod)
             entries.append(UrlEntry(loc, lastmod, changefreq, priority))
+            sources.append(file.src_uri)
         if noindex:
             log.info(f"sitemapkit: {noindex} noindex pages left out")
         if canonical_elsewhere:
             log.info(f"sitemapkit: {canonical_elsewhere} pages with a canonical URL "
                      "pointing elsewhere left out")
-        self._write(entries, config, sum(e.lastmod is not None for e in entries), started)
+        self._write(entries, sources, config, sum(e.lastmod is not None for e in entries),
+                    started)
 
     def _git_dates(self, pages: list[File], config: MkDocsConfig) -> Any:
         c = self.config
@@ -126,15 +135,18 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             log.info(f"sitemapkit: {note}")
         return result
 
-    def _write(self, entries: list[UrlEntry], config: MkDocsConfig, dated: int,
-               started: float) -> None:
+    def _write(self, entries: list[UrlEntry], sources: list[str], config: MkDocsConfig,
+               dated: int, started: float) -> None:
         c = self.config
         base = config.site_url or ""
         try:
             result = write_sitemaps(entries, config.site_dir, base, filename=c.filename,
                                     max_urls=c.max_urls, max_bytes=c.max_bytes,
                                     gzip_level=c.gzip_level)
-        except (ConfigError, EntryError, NoUrlsError, OSError) as exc:
+        except EntryError as exc:
+            page = sources[exc.position - 1] if exc.position else "?"
+            raise PluginError(f"sitemapkit: page {page}: {exc}") from None
+        except (ConfigError, NoUrlsError, OSError) as exc:
             raise PluginError(f"sitemapkit: {exc}") from None
         for warning in result.warnings:
             log.warning(f"sitemapkit: {warning}")
@@ -154,6 +166,11 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
                  f"shard{'s' if result.shard_count != 1 else ''}, {dated} with lastmod -> "
                  f"{os.path.join(config.site_dir, result.entry_point)} "
                  f"({time.perf_counter() - started:.2f} s)")
+
+
+def _inside(path: str | None, directory: str) -> bool:
+    return bool(path) and os.path.abspath(str(path)).startswith(
+        os.path.join(os.path.abspath(directory), ""))
 
 
 def _is_404(file: File) -> bool:

@@ -1,0 +1,6 @@
+# The bundled Sphinx example: one line enables sitemapkit.
+project = "sitemapkit example"
+extensions = ["sitemapkit.sphinx"]
+html_baseurl = "https://docs.example.com/"
+exclude_patterns = ["_build"]
+sitemapkit_exclude = ["drafts"]

@@ -1,0 +1,63 @@
+"""Load: millions of URLs through the CLI from a streamed generator. Peak RSS stays
+within the writer core's budget (flat, plus at most 16 bytes per URL for the duplicate
+check), every shard validates, and the index lists all of them.
+
+Defaults to 1,000,000 URLs; SITEMAPKIT_LOAD_URLS=20000000 runs the full-size check."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+from figures import FIGURES
+from sitemap_check import read_set
+
+BASE = "https://example.com/"
+URLS = int(os.environ.get("SITEMAPKIT_LOAD_URLS", "2000000"))
+STEADY = 500_000  # shard buffers and in-flight gzip work are at full size from here on
+NOISE = 8_000_000  # peak RSS of two separate processes differs by a few MB (allocator)
+GENERATOR = """
+import sys
+out = sys.stdout
+out.write("loc,lastmod\\n")
+for i in range(int(sys.argv[1])):
+    out.write(f"https://example.com/section-{i % 997}/page-{i}.html,2024-05-{i % 28 + 1:02d}\\n")
+"""
+
+
+def write_through_cli(count: int, out) -> tuple[float, int, str]:
+    """(seconds, peak RSS of the sitemapkit process in bytes, its summary line)."""
+    started = time.perf_counter()
+    gen = subprocess.Popen([sys.executable, "-c", GENERATOR, str(count)],
+                           stdout=subprocess.PIPE)
+    cli = subprocess.Popen([sys.executable, "-m", "sitemapkit", "write", "-", "--format",
+                            "csv", "-o", str(out), "--base-url", BASE, "--no-fsync"],
+                           stdin=gen.stdout, stdout=subprocess.PIPE, text=True)
+    assert gen.stdout is not None
+    gen.stdout.close()
+    assert cli.stdout is not None
+    with cli.stdout:
+        summary = cli.stdout.read()
+    _, status, usage = os.wait4(cli.pid, 0)
+    cli.returncode = os.waitstatus_to_exitcode(status)
+    assert gen.wait() == 0 and cli.returncode == 0, summary
+    return time.perf_counter() - started, usage.ru_maxrss * 1024, summary.strip()
+
+
+@pytest.mark.slow
+def test_millions_of_urls_stream_within_the_memory_budget(tmp_path):
+    _, small_rss, _ = write_through_cli(STEADY, tmp_path / "small")
+    seconds, rss, summary = write_through_cli(URLS, tmp_path / "big")
+    budget = small_rss + 16 * (URLS - STEADY) + NOISE
+    assert rss <= budget, f"peak RSS {rss / 1e6:.0f} MB over budget {budget / 1e6:.0f} MB"
+    sset = read_set(tmp_path / "big", BASE)  # every shard parsed and schema-validated
+    assert sset.kind == "index" and len(sset.shards) == -(-URLS // 50_000)
+    assert len(sset.locs) == URLS
+    FIGURES[f"load, {URLS:,} URLs through the CLI"] = (
+        f"{seconds:.1f} s, {len(sset.shards)} shards, peak RSS {rss / 1e6:.0f} MB "
+        f"({STEADY:,} URLs: {small_rss / 1e6:.0f} MB, so "
+        f"{(rss - small_rss) / (URLS - STEADY):.1f} bytes per extra URL; budget "
+        f"{budget / 1e6:.0f} MB) - {summary}")
