@@ -41,12 +41,17 @@ def html_signals(html: str) -> HtmlSignals:
     head = html[: end.start()] if end else html[:65536]
     noindex = False
     for tag in _META.findall(head):
+        lowered = tag.lower()
+        if "robots" not in lowered and "googlebot" not in lowered:
+            continue  # most meta tags: skip the attribute parse
         a = _attrs(tag)
         if a.get("name", "").lower() in ("robots", "googlebot") and \
                 "noindex" in a.get("content", "").lower().replace(" ", "").split(","):
             noindex = True
     canonical = None
     for tag in _LINK.findall(head):
+        if "canonical" not in tag.lower():
+            continue
         a = _attrs(tag)
         if "canonical" in a.get("rel", "").lower().split() and a.get("href"):
             canonical = a["href"]

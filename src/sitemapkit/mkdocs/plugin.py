@@ -11,6 +11,7 @@ import logging
 import os
 import time
 from collections.abc import Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urljoin
@@ -32,7 +33,7 @@ from ..docsite import (
     same_url,
 )
 from ..entries import EntryError, UrlEntry
-from ..gitdates import GitDatesError, GitOptions, git_dates
+from ..gitdates import GitDates, GitDatesError, GitOptions, git_dates
 from ..writer import ConfigError, NoUrlsError, write_sitemaps
 from .config import SitemapConfig
 
@@ -44,6 +45,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self.command: str = "build"
         self.files: Files | None = None
         self.signals: dict[str, HtmlSignals] = {}
+        self.pending: tuple[list[str], Future[GitDates]] | None = None
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"],
                    dirty: bool) -> None:
@@ -74,6 +76,12 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             for file in [f for f in files if f.src_uri in ("sitemap.xml", "sitemap.xml.gz")
                          and not _inside(f.abs_src_path, config.docs_dir)]:
                 files.remove(file)
+            # The page list is known now: run the git pass beside the page builds (git in
+            # its own process, parsing in a thread) instead of after them.
+            paths = self._git_paths(files)
+            pool = ThreadPoolExecutor(1, thread_name_prefix="sitemapkit-git")
+            self.pending = (paths, pool.submit(git_dates, paths, self._git_options(config)))
+            pool.shutdown(wait=False)  # the thread ends with the pass
         return None
 
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:
@@ -87,7 +95,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             return
         started = time.perf_counter()
         pages = [f for f in self.files.documentation_pages() if not _is_404(f)]
-        dates = self._git_dates(pages, config)
+        dates = self._git_dates(config)
         entries, sources, canonical_elsewhere, noindex = [], [], 0, 0
         for file in pages:
             meta = _meta(file)
@@ -99,7 +107,8 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             if signals.noindex:
                 noindex += 1
                 continue
-            if signals.canonical and not same_url(urljoin(loc, signals.canonical), loc):
+            if signals.canonical and signals.canonical != loc and \
+                    not same_url(urljoin(loc, signals.canonical), loc):
                 canonical_elsewhere += 1
                 continue
             changefreq, priority = self.rules.hints(
@@ -115,18 +124,32 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self._write(entries, sources, config, sum(e.lastmod is not None for e in entries),
                     started)
 
-    def _git_dates(self, pages: list[File], config: MkDocsConfig) -> Any:
+    def _git_paths(self, files: Files) -> list[str]:
+        if self.config.lastmod == "none":
+            return []
+        return [f.abs_src_path for f in files.documentation_pages()
+                if f.abs_src_path and not _is_404(f)]
+
+    def _git_options(self, config: MkDocsConfig) -> GitOptions:
         c = self.config
         cache = c.cache_dir and str(Path(config.config_file_path or ".").parent / c.cache_dir)
-        settings: dict[str, Any] = dict(
+        settings: dict[str, Any] = dict(  # values checked by the Config class
             date_kind=c.date_kind, ignore_revs=tuple(c.ignore_revs),
             ignore_revs_file=c.ignore_revs_file or None, uncommitted=c.uncommitted,
             untracked=c.untracked, not_in_git=c.not_in_git, no_git=c.no_git,
             shallow=c.shallow, cache_dir=cache or None)
-        options = GitOptions(**settings)
-        paths = [f.abs_src_path for f in pages if f.abs_src_path]
+        return GitOptions(**settings)
+
+    def _git_dates(self, config: MkDocsConfig) -> GitDates:
+        """The pass started in on_files, or a new one if later plugins changed the pages."""
+        assert self.files is not None
+        paths, pending = self.pending or ([], None)
+        self.pending = None
         try:
-            result = git_dates([] if c.lastmod == "none" else paths, options)
+            if pending is not None and paths == self._git_paths(self.files):
+                result = pending.result()
+            else:
+                result = git_dates(self._git_paths(self.files), self._git_options(config))
         except GitDatesError as exc:
             raise PluginError(f"sitemapkit: {exc}") from None
         for warning in result.warnings:
