@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 from docs_projects import sphinx_build, sphinx_project
-from sitemap_check import read_set
+from sitemap_check import parse_urlset, read_set
 
 from conftest import snapshot
 
@@ -86,18 +86,12 @@ def test_incremental_rebuilds_keep_every_page(project):
     project.commit("2024-09-09T09:09:09+09:00", {"a b.rst": "A b\n===\n\nChanged.\n"})
     sphinx_build(project.root, "html")
     after = urls(out)
-    assert sorted(after) == sorted(u.loc.removeprefix(BASE) for u in read_set_bytes(first))
+    assert sorted(after) == sorted(u.loc.removeprefix(BASE) for u in parse_urlset(first))
     assert after["a%20b.html"].lastmod == "2024-09-09T09:09:09+09:00"
-    first_urls = {u.loc: u.lastmod for u in read_set_bytes(first)}
+    first_urls = {u.loc: u.lastmod for u in parse_urlset(first)}
     changed = {loc for loc, lm in first_urls.items()
                if lm != after[loc.removeprefix(BASE)].lastmod}
     assert changed == {BASE + "a%20b.html"}
-
-
-def read_set_bytes(data):
-    from sitemap_check import parse_urlset
-
-    return parse_urlset(data)
 
 
 def test_failed_build_leaves_the_old_sitemap(project):

@@ -19,6 +19,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal
+from urllib.parse import quote
 
 from . import _output, _urlset
 from ._urlset_py import NS, escape
@@ -256,7 +257,8 @@ class _Run:
             name = str(opts.shard_pattern).format(number=shard.number, digest=digest)
             moves.append((tmp, name))
             r.shard_files.append(name)
-            entries.append((self.prefix + name, shard.newest_lastmod))
+            # Shard names come from an option: the same loc form as any entry.
+            entries.append((self.prefix + quote(name), shard.newest_lastmod))
         index_moves = []
         for number, xml in enumerate(self._index_files(entries), start=1):
             name = (str(opts.index_filename) if number == 1
@@ -358,8 +360,9 @@ def _commit(out: Path, moves: list[tuple[Path, str]], r: WriteResult, opts: Writ
     """
     old = _output.read_manifest(out)
     new = [name for _, name in moves]
+    old_names = set(old)
     entry_at = new.index(r.entry_point)
-    _output.write_manifest(out, sorted(set(old) | set(new)), r.entry_point, opts.fsync)
+    _output.write_manifest(out, sorted(old_names | set(new)), r.entry_point, opts.fsync)
     renamed: list[str] = []
     stashed: list[tuple[Path, str]] = []  # old copies moved aside, put back on failure
     try:
@@ -372,7 +375,7 @@ def _commit(out: Path, moves: list[tuple[Path, str]], r: WriteResult, opts: Writ
             os.replace(tmp, out / name)
             renamed.append(name)
     except OSError:
-        _output.remove_owned(out, [n for n in renamed if n not in set(old)])
+        _output.remove_owned(out, [n for n in renamed if n not in old_names])
         for stash, name in stashed:
             with contextlib.suppress(OSError):
                 os.replace(stash, out / name)
@@ -390,7 +393,8 @@ def _commit(out: Path, moves: list[tuple[Path, str]], r: WriteResult, opts: Writ
         if opts.fsync:
             _output.sync_dir(out)
         _output.write_manifest(out, new, r.entry_point, opts.fsync)
-        _output.remove_owned(out, [name for name in old if name not in set(new)])
+        kept = set(new)
+        _output.remove_owned(out, [name for name in old if name not in kept])
     except OSError as exc:
         r.warnings.append(f"the new sitemaps are in place, but tidying up failed: {exc}; "
                           "stale files are removed by the next run")

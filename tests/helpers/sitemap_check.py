@@ -11,6 +11,7 @@ import gzip
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from urllib.parse import unquote
 
 from lxml import etree
 
@@ -107,8 +108,9 @@ def read_set(out_dir: Path, base_url: str, entry_point: str = "sitemap.xml",
             result = SitemapSet(entry_point, "index", {})
             for el in root:
                 loc = el.findtext(f"{{{NS}}}loc")
+                assert_loc_form(loc)
                 assert loc.startswith(base_url), loc
-                name = loc[len(base_url):]
+                name = unquote(loc[len(base_url):])
                 assert "/" not in name and (out_dir / name).is_file(), f"missing {name}"
                 shard = read_bytes(out_dir / name)
                 sub = parse_text if ".txt" in name else parse_urlset
@@ -121,5 +123,14 @@ def read_set(out_dir: Path, base_url: str, entry_point: str = "sitemap.xml",
     assert len(set(locs)) == len(locs), "duplicate locs across the set"
     for loc in locs:
         assert loc.startswith(base_url), f"{loc} not under {base_url}"
-        assert loc.isascii() and "#" not in loc and len(loc) <= 2047
+        assert_loc_form(loc)
     return result
+
+
+UNSAFE_IN_LOC = set(' <>"{}|\\^`#') | {chr(c) for c in range(33)} | {"\x7f"}
+
+
+def assert_loc_form(loc: str) -> None:
+    """Percent-encoded ASCII (RFC 3986), no fragment, fewer than 2,048 characters."""
+    assert loc.isascii() and len(loc) <= 2047, loc
+    assert not set(loc) & UNSAFE_IN_LOC, f"{loc!r} is not percent-encoded"
