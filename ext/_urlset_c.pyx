@@ -194,6 +194,16 @@ cdef enum:
     SCAN_ENCODE = 2
 
 
+cdef inline bint _named_entity(const char* p, const char* end) noexcept:
+    """'&' followed by amp; lt; gt; quot; apos;: a value escaped before it got here."""
+    cdef Py_ssize_t n = end - p
+    if n >= 3 and (memcmp(p, b"lt;", 3) == 0 or memcmp(p, b"gt;", 3) == 0):
+        return True
+    if n >= 4 and memcmp(p, b"amp;", 4) == 0:
+        return True
+    return n >= 5 and (memcmp(p, b"quot;", 5) == 0 or memcmp(p, b"apos;", 5) == 0)
+
+
 cdef int _scan_tail(const char* p, const char* end, Py_ssize_t* extra) noexcept:
     """Classify the ASCII bytes after the prefix; count XML escape growth."""
     cdef unsigned char c
@@ -212,6 +222,8 @@ cdef int _scan_tail(const char* p, const char* end, Py_ssize_t* extra) noexcept:
                 return SCAN_SLOW
             p += 3
         elif CLS[c] == C_AMP:
+            if _named_entity(p + 1, end):
+                return SCAN_SLOW
             extra[0] += 4
             p += 1
         elif CLS[c] == C_APOS:

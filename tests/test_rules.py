@@ -10,6 +10,7 @@ from sitemap_check import read_set
 
 from conftest import BASE, snapshot
 from sitemapkit import RULES, EntryError, NoUrlsError, UrlEntry
+from sitemapkit.hreflang import cluster
 
 NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
@@ -60,11 +61,21 @@ BAD = [
     (UrlEntry(BASE + "a", alternates=(("english", BASE + "a"),)), "alternate", "'english'"),
     (UrlEntry(BASE + "a", alternates=(("de", "/de/a"),)), "loc-absolute", "alternate href"),
     (UrlEntry(BASE + "a", alternates=("de",)), "alternate", "'de'"),
+    (UrlEntry(BASE + "a", alternates=(("de", BASE + "de/a"),)), "alternate-self", "own URL"),
+    (BASE + "a?x=1&amp;y=2", "loc-escaped-twice", "&amp;"),
+    (UrlEntry(BASE + "a", alternates=(("en", BASE + "a"), ("de", BASE + "b?q&lt;"))),
+     "loc-escaped-twice", "alternate href"),
+    (UrlEntry(BASE + "a", alternates=(("en", BASE + "a"), ("EN", BASE + "b"))),
+     "alternate-repeat", "'EN'"),
+    (UrlEntry(BASE + "a", alternates=(("en", BASE + "a"), ("x-default", BASE + "a"),
+                                      ("x-default", BASE + "b"))), "alternate-repeat",
+     "more than once"),
 ]
 
 
 def test_every_rule_has_a_failing_case():
-    assert {rule for _, rule, _ in BAD} | {"entry-too-large"} == set(RULES)
+    cross_entry = {"entry-too-large", "alternate-cluster"}  # tested on their own
+    assert {rule for _, rule, _ in BAD} | cross_entry == set(RULES)
 
 
 @pytest.mark.parametrize(("entry", "rule", "text"), BAD, ids=[f"{r}-{i}" for i, (_, r, _) in
@@ -157,3 +168,28 @@ def test_mappings_and_alternates(impl, out):
     url = read_set(out, BASE).urls[0]
     assert url.alternates == [("en", BASE + "en/a"), ("de", BASE + "de/a"),
                               ("x-default", BASE + "en/a")]
+
+
+def test_cluster_members_must_agree(impl, out):
+    en, de, fr = BASE + "en/a", BASE + "de/a", BASE + "fr/a"
+    first = cluster({"en": en, "de": de}, x_default="en")
+    assert first == (("en", en), ("de", de), ("x-default", en))
+    disagreeing = cluster({"de": de, "en": en, "fr": fr})
+    with pytest.raises(EntryError) as caught:
+        impl.write([UrlEntry(en, alternates=first), UrlEntry(de, alternates=disagreeing)],
+                   out, BASE)
+    assert caught.value.rule == "alternate-cluster" and caught.value.position == 2
+    assert "fr " + fr in str(caught.value)
+    assert not (out / "sitemap.xml").exists()
+
+
+def test_cluster_written_on_every_member_and_half_clusters_warned(impl, out):
+    en, de = BASE + "en/a", BASE + "de/a"
+    alts = cluster({"en": en, "de": de}, x_default="en")
+    result = impl.write([UrlEntry(en, alternates=alts), UrlEntry(de, alternates=alts)],
+                        out, BASE)
+    assert result.warnings == []
+    urls = read_set(out, BASE).urls
+    assert [u.alternates for u in urls] == [list(alts), list(alts)]
+    result = impl.write([UrlEntry(en, alternates=alts), BASE + "b"], out, BASE)
+    assert len(result.warnings) == 1 and de in result.warnings[0]

@@ -13,7 +13,14 @@ import re
 from collections.abc import Iterator
 from datetime import date, datetime, timedelta
 
-from .entries import CHANGEFREQS, MAX_LOC_LENGTH, UrlEntry, format_offset, lastmod_key
+from .entries import (
+    CHANGEFREQS,
+    ENTITY_IN_URL,
+    MAX_LOC_LENGTH,
+    UrlEntry,
+    format_offset,
+    lastmod_key,
+)
 
 ADDED, FULL, SLOW, DUPLICATE, EXHAUSTED = 0, 1, 2, 3, 4
 
@@ -74,6 +81,7 @@ def _canonical_loc(loc: str, prefix: str) -> bool:
         and loc.startswith(prefix)
         and _CANONICAL_TAIL.fullmatch(loc, len(prefix)) is not None
         and "/." not in loc[len(prefix) - 1 :]
+        and ("&" not in loc or not ENTITY_IN_URL.search(loc))
     )
 
 

@@ -1,4 +1,4 @@
-"""Command line: ``sitemapkit write`` (more commands join as they land).
+"""Command line: ``sitemapkit write``, ``validate`` and ``index``.
 
 Exit codes: 0 success, 1 invalid input or a failed write, 2 usage errors.
 """
@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterator, Sequence
 
 from . import __version__
+from .cli_tools import add_commands, run_index, run_validate
 from .entries import EntryError
 from .inputs import FORMATS, InputError, Reader, detect_format, open_input
 from .writer import (
@@ -52,6 +53,7 @@ def _parser() -> argparse.ArgumentParser:
     w.add_argument("--follow-symlink", action="store_true",
                    help="allow an output directory that is a symlink")
     w.add_argument("-q", "--quiet", action="store_true", help="no summary line")
+    add_commands(sub)
     return parser
 
 
@@ -119,6 +121,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "write":
         return _write(args)
+    if args.command == "validate":
+        return run_validate(args)
+    if args.command == "index":
+        return run_index(args)
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 

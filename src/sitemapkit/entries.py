@@ -31,6 +31,8 @@ RULES: dict[str, str] = {
     "(protocol-rules 11)",
     "loc-outside-site": "loc must be on the base URL's scheme and host and at or below its path "
     "(protocol-rules 33, 34)",
+    "loc-escaped-twice": "loc contains an XML entity such as &amp;: it was XML-escaped before "
+    "it reached the writer, which escapes it again; pass the plain URL (protocol-rules 2)",
     "loc-too-long": f"loc must be at most {MAX_LOC_LENGTH} characters once percent-encoded "
     "(protocol-rules 10)",
     "lastmod-type": "lastmod must be a datetime, a date or a W3C Datetime string "
@@ -47,6 +49,11 @@ RULES: dict[str, str] = {
     "(protocol-rules 23)",
     "alternate": "alternates are (hreflang, absolute http(s) URL) pairs; hreflang is a language, "
     "optional script and region, or x-default (protocol-rules 36-38)",
+    "alternate-self": "an entry with alternates must list itself among them (protocol-rules 36)",
+    "alternate-repeat": "each hreflang, x-default included, appears at most once per entry "
+    "(protocol-rules 36, 39)",
+    "alternate-cluster": "every member of an hreflang cluster carries the same alternates "
+    "(protocol-rules 36)",
 }
 
 
@@ -101,6 +108,7 @@ _KEEP = frozenset(
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/?"
 )
 _HEX = frozenset("0123456789abcdefABCDEF")
+ENTITY_IN_URL = re.compile(r"&(?:amp|lt|gt|quot|apos);")
 _HOST_OK = re.compile(r"[a-z0-9.\-_~!$&'()*+,;=]+|\[[0-9a-f:.]+\]")
 
 
@@ -214,6 +222,8 @@ def normalize_loc(loc: object, base_prefix: str, field: str = "loc") -> str:
         raise EntryError("loc-type", field, loc)
     scheme, authority, tail = split_url(loc, field, loc)
     canonical = f"{scheme}://{authority}{tail}"
+    if "&" in tail and ENTITY_IN_URL.search(tail):
+        raise EntryError("loc-escaped-twice", field, loc)
     if not canonical.startswith(base_prefix):
         raise EntryError("loc-outside-site", field, loc, f"base URL {base_prefix!r}")
     if len(canonical) > MAX_LOC_LENGTH:
@@ -227,6 +237,8 @@ def normalize_href(href: object) -> str:
         raise EntryError("alternate", "alternate href", href)
     scheme, authority, tail = split_url(href, "alternate href", href)
     canonical = f"{scheme}://{authority}{tail}"
+    if "&" in tail and ENTITY_IN_URL.search(tail):
+        raise EntryError("loc-escaped-twice", "alternate href", href)
     if len(canonical) > MAX_LOC_LENGTH:
         raise EntryError("loc-too-long", "alternate href", href, f"{len(canonical)} characters")
     return canonical
@@ -370,6 +382,22 @@ def normalize_alternates(value: object) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+def check_cluster(loc: str, alternates: tuple[tuple[str, str], ...]) -> None:
+    """Google's per-entry rules: self-link present, no hreflang (or x-default) twice."""
+    if not alternates:
+        return
+    seen: set[str] = set()
+    for lang, _ in alternates:
+        key = lang.lower()
+        if key in seen:
+            raise EntryError("alternate-repeat", "alternate hreflang", lang,
+                             f"{loc} lists {lang!r} more than once")
+        seen.add(key)
+    if all(href != loc for _, href in alternates):
+        raise EntryError("alternate-self", "alternates", loc,
+                         f"none of {[h for _, h in alternates][:4]} is the entry's own URL")
+
+
 # --- whole entries --------------------------------------------------------
 
 _FIELDS = frozenset(UrlEntry._fields)
@@ -395,10 +423,13 @@ def as_url_entry(entry: object) -> UrlEntry:
 def normalize_entry(entry: object, base_prefix: str, future_limit: int | None) -> Normalized:
     """The slow path: validate every field and return canonical strings."""
     e = as_url_entry(entry)
+    loc = normalize_loc(e.loc, base_prefix)
+    alternates = normalize_alternates(e.alternates)
+    check_cluster(loc, alternates)
     return Normalized(
-        normalize_loc(e.loc, base_prefix),
+        loc,
         normalize_lastmod(e.lastmod, future_limit),
         normalize_changefreq(e.changefreq),
         normalize_priority(e.priority),
-        normalize_alternates(e.alternates),
+        alternates,
     )

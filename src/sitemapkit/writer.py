@@ -25,6 +25,7 @@ from . import _output, _urlset
 from ._urlset_py import NS, escape
 from .compress import check_level, gzip_bytes
 from .entries import EntryError, Normalized, normalize_base_url, normalize_entry
+from .hreflang import ClusterCheck
 
 PROTOCOL_MAX_URLS = 50_000
 PROTOCOL_MAX_BYTES = 52_428_800  # current protocol maximum (uncompressed)
@@ -157,6 +158,7 @@ class _Run:
         self.in_flight: deque[_Shard] = deque()
         self.first_raw: bytes | None = None
         self.temps: list[Path] = []
+        self.clusters = ClusterCheck()
         self.result = WriteResult(out_dir, str(opts.filename), [], [], [], 0, 0)
 
     # --- streaming -------------------------------------------------------
@@ -178,6 +180,8 @@ class _Run:
             if status == impl.SLOW:
                 try:
                     normalized = normalize_entry(entry, self.prefix, self.future_limit)
+                    if normalized.alternates:
+                        self.clusters.add(normalized.loc, normalized.alternates)
                 except EntryError as exc:
                     self._reject(exc.at(position))
                     return
@@ -260,7 +264,7 @@ class _Run:
             # Shard names come from an option: the same loc form as any entry.
             entries.append((self.prefix + quote(name), shard.newest_lastmod))
         index_moves = []
-        for number, xml in enumerate(self._index_files(entries), start=1):
+        for number, xml in enumerate(index_xml(entries, opts.max_bytes), start=1):
             name = (str(opts.index_filename) if number == 1
                     else opts.extra_index_pattern.format(number=number))
             index_moves.append((self._write_temp(xml, name), name))
@@ -268,27 +272,29 @@ class _Run:
         r.entry_point = r.index_files[0]
         return moves + index_moves[1:] + index_moves[:1]
 
-    def _index_files(self, entries: list[tuple[str, str | None]]) -> list[bytes]:
-        """Index XML, split at 50,000 entries or the byte cap (no nesting, rule 27)."""
-        head = f'<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="{NS}">\n'.encode()
-        tail = b"</sitemapindex>\n"
-        files: list[bytes] = []
-        parts: list[bytes] = []
-        size = len(head) + len(tail)
-        for loc, lastmod in entries:
-            lm = f"<lastmod>{lastmod}</lastmod>" if lastmod else ""
-            piece = f"<sitemap><loc>{escape(loc)}</loc>{lm}</sitemap>\n".encode()
-            full = len(parts) >= PROTOCOL_MAX_URLS or size + len(piece) > self.opts.max_bytes
-            if parts and full:
-                files.append(head + b"".join(parts) + tail)
-                parts, size = [], len(head) + len(tail)
-            parts.append(piece)
-            size += len(piece)
-        files.append(head + b"".join(parts) + tail)
-        return files
-
     def cleanup_temps(self) -> None:
         _output.remove_owned_temps(self.temps)
+
+
+def index_xml(entries: list[tuple[str, str | None]], max_bytes: int) -> list[bytes]:
+    """Index XML for (loc, lastmod) pairs, split at 50,000 entries or the byte cap (one
+    file per part; indexes are never nested, rule 27)."""
+    head = f'<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="{NS}">\n'.encode()
+    tail = b"</sitemapindex>\n"
+    files: list[bytes] = []
+    parts: list[bytes] = []
+    size = len(head) + len(tail)
+    for loc, lastmod in entries:
+        lm = f"<lastmod>{lastmod}</lastmod>" if lastmod else ""
+        piece = f"<sitemap><loc>{escape(loc)}</loc>{lm}</sitemap>\n".encode()
+        full = len(parts) >= PROTOCOL_MAX_URLS or size + len(piece) > max_bytes
+        if parts and full:
+            files.append(head + b"".join(parts) + tail)
+            parts, size = [], len(head) + len(tail)
+        parts.append(piece)
+        size += len(piece)
+    files.append(head + b"".join(parts) + tail)
+    return files
 
 
 def write_sitemaps(
@@ -342,6 +348,11 @@ def write_sitemaps(
             raise
     r = run.result
     r.shard_count = len(r.shard_files)
+    lonely = run.clusters.missing_members(prefix)
+    if lonely:
+        r.warnings.append(f"{len(lonely)} alternate URLs on this site were never written with "
+                          f"their cluster, so search engines may ignore those clusters "
+                          f"(protocol-rules 36), e.g. {lonely[0]}")
     if run.buf.unused_fields:
         r.warnings.append(f"{run.buf.unused_fields} entries had lastmod, changefreq, priority "
                           "or alternates, which a text sitemap cannot carry")

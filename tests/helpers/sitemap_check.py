@@ -15,6 +15,8 @@ from urllib.parse import unquote
 
 from lxml import etree
 
+from sitemapkit.validate import ValidateOptions, validate
+
 NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 XHTML = "http://www.w3.org/1999/xhtml"
 SCHEMAS = Path(__file__).parent / "schemas"
@@ -124,7 +126,18 @@ def read_set(out_dir: Path, base_url: str, entry_point: str = "sitemap.xml",
     for loc in locs:
         assert loc.startswith(base_url), f"{loc} not under {base_url}"
         assert_loc_form(loc)
+    assert_validates(out_dir / entry_point, base_url, max_bytes, len(locs))
     return result
+
+
+def assert_validates(path: Path, base_url: str, max_bytes: int = 10_485_760,
+                     urls: int | None = None) -> None:
+    """Every set the suites read back also passes ``sitemapkit validate`` (no errors)."""
+    options = ValidateOptions(base_url=base_url, max_bytes=max(max_bytes, 1024),
+                              check_pages=False)
+    report = validate([path], options)
+    assert report.ok(), "\n".join(f.text() for f in report.findings)
+    assert urls is None or report.urls == urls, (report.urls, urls)
 
 
 UNSAFE_IN_LOC = set(' <>"{}|\\^`#') | {chr(c) for c in range(33)} | {"\x7f"}

@@ -46,7 +46,7 @@ def test_entry_channels(impl, tmp_path, channel, payload):
         loc = BASE + payload
     elif channel in ("hreflang", "href"):
         pair = (payload, BASE + "de") if channel == "hreflang" else ("de", BASE + payload)
-        fields["alternates"] = (pair,)
+        fields["alternates"] = (("en", loc), pair)  # self-link first (rule 36)
     else:
         fields[channel] = payload
     try:

@@ -1,0 +1,167 @@
+"""``sitemapkit index``: one sitemap index over per-version sitemaps (mike, ReadTheDocs).
+
+Each child directory keeps its own sitemaps; this writes the root index that lists
+them all, flattening any child index (indexes are never nested, rule 27), after
+validating every child. The root robots.txt keeps one ``Sitemap:`` line for it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from pathlib import Path
+from urllib.parse import quote, unquote
+
+from . import _output
+from .docsite import robots_sitemap_line
+from .entries import normalize_base_url
+from .validate import Report, ValidateOptions, validate
+from .validate.site import DEFAULT_MAX_BYTES
+from .validate.urls import url_key
+from .writer import PROTOCOL_MAX_URLS, index_xml
+
+ENTRY_POINTS = ("sitemap.xml", "sitemap_index.xml", "sitemap-index.xml", "sitemap.xml.gz",
+                "sitemap.txt")
+
+
+class SiteIndexError(ValueError):
+    """The children cannot be indexed: missing, invalid, or outside the output."""
+
+    def __init__(self, message: str, report: Report | None = None) -> None:
+        super().__init__(message)
+        self.report = report
+
+
+@dataclass
+class IndexResult:
+    out_file: Path
+    index_url: str
+    children: list[str]  # version directories, relative to the output directory
+    sitemaps: list[tuple[str, str | None]] = field(default_factory=list)  # url, lastmod
+    robots_changed: bool = False
+    child_report: Report | None = None
+
+    def summary(self) -> str:
+        return (f"{len(self.sitemaps)} sitemaps from {len(self.children)} "
+                f"director{'ies' if len(self.children) != 1 else 'y'} "
+                f"({', '.join(self.children)}) -> {self.out_file}")
+
+
+def select_versions(root: Path, versions: Sequence[str] = (), alias: str | None = None
+                    ) -> list[Path]:
+    """Version directories named by mike's versions.json: all, some (names or globs),
+    or the one an alias points to."""
+    try:
+        listing = json.loads((root / "versions.json").read_text("utf-8"))
+        known = [(str(v["version"]), [str(a) for a in v.get("aliases", [])]) for v in listing]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise SiteIndexError(f"{root / 'versions.json'} is not a mike versions list: "
+                             f"{exc}") from None
+    if alias:
+        chosen = [v for v, aliases in known if alias in aliases]
+        if not chosen:
+            raise SiteIndexError(f"no version in {root / 'versions.json'} has the alias {alias!r} "
+                              f"(aliases: {sorted({a for _, al in known for a in al})})")
+    elif versions:
+        chosen = [v for v, _ in known if any(fnmatchcase(v, p) for p in versions)]
+        if not chosen:
+            raise SiteIndexError(f"no version matches {list(versions)} (versions: "
+                              f"{[v for v, _ in known]})")
+    else:
+        chosen = [v for v, _ in known]
+    return [root / v for v in chosen]
+
+
+def entry_point(directory: Path) -> Path:
+    """The file a child directory publishes: its manifest's entry point, else a usual name."""
+    manifest = directory / _output.MANIFEST
+    try:
+        name = json.loads(manifest.read_text("utf-8"))["entry_point"]
+        if isinstance(name, str) and (directory / _output.check_file_name(name, "entry")).is_file():
+            return directory / name
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    for name in ENTRY_POINTS:
+        if (directory / name).is_file():
+            return directory / name
+    raise SiteIndexError(f"{directory} has no sitemap (looked for {', '.join(ENTRY_POINTS)})")
+
+
+def build_index(dirs: Sequence[str | os.PathLike[str]], out_file: str | os.PathLike[str],
+                base_url: str, *, versions: Sequence[str] = (), alias: str | None = None,
+                robots: bool = True, max_bytes: int = DEFAULT_MAX_BYTES) -> IndexResult:
+    """Write ``out_file``, an index over the sitemaps of ``dirs`` (each a version directory,
+    or a mike root whose versions.json selects them). ``base_url`` is the URL of
+    ``out_file``'s directory."""
+    out = Path(out_file)
+    out_dir = _output.prepare_dir(out.parent)
+    _output.check_file_name(out.name, "index file name")
+    prefix = normalize_base_url(base_url)
+    children: list[Path] = []
+    for given in map(Path, dirs):
+        if not given.is_dir():
+            raise SiteIndexError(f"{given} is not a directory")
+        if (given / "versions.json").is_file():
+            children += select_versions(given, versions, alias)
+        elif versions or alias:
+            raise SiteIndexError(f"--versions/--alias need mike's versions.json in {given}")
+        else:
+            children.append(given)
+    if not children:
+        raise SiteIndexError("no directories to index")
+    root = out_dir.resolve()
+    rel_dirs = []
+    for child in children:
+        resolved = child.resolve()
+        if not resolved.is_relative_to(root) or resolved == root:
+            raise SiteIndexError(f"{child} is not below {out_dir}; an index lists only sitemaps in "
+                              "its own directory or below (protocol-rules 28)")
+        rel_dirs.append(resolved.relative_to(root).as_posix())
+    entry_points = [entry_point(c) for c in children]
+    child_urls = [prefix + quote(d) + "/" for d in rel_dirs]
+    report = Report()
+    for child, url in zip(children, child_urls, strict=True):
+        one = validate([child], ValidateOptions(base_url=url, max_bytes=max_bytes,
+                                                check_pages=False))
+        report.findings += one.findings
+        report.counts.update(one.counts)
+        report.results.update({p.resolve(): r for p, r in one.results.items()})
+    result = IndexResult(out, prefix + quote(out.name), rel_dirs, child_report=report)
+    if not report.ok():
+        raise SiteIndexError(f"the child sitemaps have {report.total('error')} errors; fix them "
+                          "first (sitemapkit validate shows them all)", report)
+    for point, child, url in zip(entry_points, children, child_urls, strict=True):
+        result.sitemaps += _listed(point.resolve(), child, url, report)
+    if len(result.sitemaps) > PROTOCOL_MAX_URLS:
+        raise SiteIndexError(f"{len(result.sitemaps):,} sitemaps: more than one index holds "
+                          f"({PROTOCOL_MAX_URLS:,}), and indexes cannot be nested")
+    files = index_xml(result.sitemaps, max_bytes)
+    if len(files) > 1:
+        raise SiteIndexError(f"the index would exceed the byte cap of {max_bytes:,} bytes")
+    tmp = _output.temp_path(out_dir, out.name)
+    try:
+        _output.write_file(tmp, files[0], fsync=True)
+        os.replace(tmp, out)
+    finally:
+        tmp.unlink(missing_ok=True)
+    if robots:
+        result.robots_changed = robots_sitemap_line(out_dir / "robots.txt", [result.index_url])
+    return result
+
+
+def _listed(point: Path, child_dir: Path, child_url: str, report: Report
+            ) -> list[tuple[str, str | None]]:
+    """An entry point's sitemaps as (url, newest lastmod): itself, or its index's shards."""
+    checked = report.results[point]
+    if checked.kind != "index":
+        rel = point.relative_to(child_dir.resolve()).as_posix()
+        return [(child_url + quote(rel), checked.newest_lastmod)]
+    base_key = url_key(child_url)
+    listed = []
+    for _, key, _ in checked.references:  # validated: each is under child_url and exists
+        target = (child_dir / unquote(key[len(base_key):].split("?", 1)[0])).resolve()
+        listed.append((key, report.results[target].newest_lastmod))
+    return listed

@@ -1,0 +1,300 @@
+"""Validate paths: find the sitemaps, check each, then what spans files (rules 14, 15,
+27, 28, 35, 36). Entry point: ``validate()``."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from urllib.parse import unquote
+
+from ..docsite import html_signals, same_url
+from ..entries import normalize_base_url
+from .findings import Report, Say, Severity
+from .reader import PROTOCOL_MAX_BYTES
+from .state import FileResult, RunState
+from .textfile import check_text
+from .urls import check_url, url_key
+from .xmlfile import XmlCheck
+
+DEFAULT_MAX_BYTES = 10_485_760
+SITEMAP_SUFFIXES = (".xml", ".xml.gz", ".txt", ".txt.gz")
+
+
+class UsageError(ValueError):
+    """Bad arguments: a missing path or an out-of-range option (exit code 2)."""
+
+
+@dataclass(frozen=True)
+class ValidateOptions:
+    base_url: str | None = None  # URL of the given directory (or of a file's directory)
+    max_bytes: int = DEFAULT_MAX_BYTES
+    allow_namespaces: tuple[str, ...] = ()
+    check_pages: bool = True  # rule 14, when a directory and a base URL are given
+    now: datetime | None = None
+
+
+def validate(paths: Iterable[str | os.PathLike[str]],
+             options: ValidateOptions | None = None) -> Report:
+    """Check sitemap files and directories; every finding names its protocol rule."""
+    started = time.perf_counter()
+    opts = options or ValidateOptions()
+    if not 1024 <= opts.max_bytes <= PROTOCOL_MAX_BYTES:
+        raise UsageError(f"max_bytes must be 1024..{PROTOCOL_MAX_BYTES:,}, not {opts.max_bytes}")
+    try:
+        base = normalize_base_url(opts.base_url) if opts.base_url else None
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    now = opts.now or datetime.now(timezone.utc)
+    report = Report()
+    state = RunState(report, opts.max_bytes, int(now.timestamp()) + 86_400,
+                     frozenset(opts.allow_namespaces))
+    for given in paths:
+        path = Path(given)
+        if not path.exists():
+            raise UsageError(f"{path}: no such file or directory")
+        tree = _Tree(path, base, state, opts)
+        tree.check()
+        report.results.update(tree.results)
+    _check_clusters(state)
+    report.elapsed = time.perf_counter() - started
+    return report
+
+
+class _Tree:
+    """One given path: a directory (a built site or an output dir) or one file."""
+
+    def __init__(self, path: Path, base: str | None, state: RunState,
+                 opts: ValidateOptions) -> None:
+        self.given = path
+        path = path.resolve()  # index targets are resolved too: one spelling per file
+        self.root = path if path.is_dir() else path.parent
+        self.base, self.state, self.opts = base, state, opts
+        self.given_file = None if path.is_dir() else path
+        self.results: dict[Path, FileResult] = {}
+        if base and self.given_file is None and opts.check_pages:
+            state.page_check = self._page_check
+        self._by_name: dict[str, list[Path]] | None = None
+
+    def shown(self, path: Path) -> str:
+        """File names as the user gave them: relative to the given directory."""
+        start = self.given if self.given_file is None else self.given.parent
+        try:
+            return (start / path.relative_to(self.root)).as_posix() \
+                if self.given_file else path.relative_to(self.root).as_posix()
+        except ValueError:
+            return str(path)
+
+    def url_of(self, path: Path) -> str | None:
+        if not self.base:
+            return None
+        rel = path.relative_to(self.root).as_posix()
+        return self.base + rel
+
+    def scope_of(self, path: Path) -> str | None:
+        """The directory URL a file's locs must be under (rule 34)."""
+        url = self.url_of(path)
+        return url_key(url.rsplit("/", 1)[0] + "/") if url else None
+
+    # --- finding and checking files ---------------------------------------
+    def check(self) -> None:
+        files = [self.given_file] if self.given_file else self._find()
+        if not files:
+            self.state.report.add("error", "empty", self.shown(self.root), None,
+                                  "no sitemap files found (names containing 'sitemap' and "
+                                  "ending in .xml, .xml.gz, .txt or .txt.gz)")
+            return
+        for path in self._drop_copies(files):
+            self._check_file(path)
+        self._resolve_indexes()
+        self._unreferenced(files)
+        self._robots()
+
+    def _find(self) -> list[Path]:
+        found = []
+        for dirpath, dirnames, filenames in os.walk(self.root):
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+            for name in sorted(filenames):
+                if not name.startswith(".") and "sitemap" in name.lower() and \
+                        name.lower().endswith(SITEMAP_SUFFIXES):
+                    found.append(Path(dirpath) / name)
+        return found
+
+    def _drop_copies(self, files: list[Path]) -> list[Path]:
+        """``X.xml.gz`` holding exactly ``X.xml`` is one sitemap (MkDocs writes both)."""
+        names = set(files)
+        self.copies: set[Path] = set()
+        for path in files:
+            plain = path.with_name(path.name[:-3])
+            if path.name.endswith(".gz") and plain in names and _same_content(path, plain):
+                self.copies.add(path)
+        return [p for p in files if p not in self.copies]
+
+    def _check_file(self, path: Path) -> FileResult:
+        if path in self.results:
+            return self.results[path]
+        name, scope = self.shown(path), self.scope_of(path)
+        self.state.report.files += 1
+        if path.name.lower().endswith((".txt", ".txt.gz")):
+            result = check_text(path, name, self.state, scope)
+        else:
+            result = XmlCheck(path, name, self.state, scope).run()
+        self.results[path] = result
+        return result
+
+    # --- indexes (rules 27, 28) -------------------------------------------
+    def _resolve_indexes(self) -> None:
+        for index_path, result in list(self.results.items()):
+            if result.kind != "index":
+                continue
+            for loc, key, line in result.references:
+                if key is None:
+                    continue
+                say = self._sayer(index_path, line)
+                target = self._target(index_path, loc, key, say)
+                if target is None:
+                    continue
+                if not target.is_file():
+                    say("error", "index-target", f"{loc} is listed, but {self.shown(target)} "
+                        "does not exist")
+                    continue
+                child = self._check_file(target)
+                if child.kind == "index":
+                    say("error", "nested-index", f"{loc} is itself a sitemap index; indexes "
+                        "must not be nested")
+                elif child.kind in ("other", "broken") or child.errors:
+                    say("error", "index-target", f"{loc} is not a valid sitemap "
+                        f"({child.errors} errors in {self.shown(target)})")
+                child.referenced = True  # type: ignore[attr-defined]
+
+    def _target(self, index_path: Path, loc: str, key: str,
+                say: Say) -> Path | None:
+        if self.base:
+            base_key = url_key(self.base)
+            if not key.startswith(base_key):
+                say("error", "index-scope", f"{loc} is outside this site ({self.base})")
+                return None
+            rel = unquote(key[len(base_key):].split("?", 1)[0])
+            target = (self.root / rel).resolve()
+            if not target.is_relative_to(self.root.resolve()):
+                say("error", "index-scope", f"{loc} points outside {self.root}")
+                return None
+            return target
+        name = unquote(key.split("?", 1)[0].rsplit("/", 1)[-1])
+        same_dir = index_path.parent / name
+        if same_dir.is_file():
+            return same_dir
+        matches = self._files_named().get(name, [])
+        if len(matches) > 1:
+            say("warning", "index-target", f"{loc}: {len(matches)} files named {name!r} under "
+                f"{self.shown(self.root)}; give --base-url to map exactly")
+        return matches[0] if matches else same_dir
+
+    def _files_named(self) -> dict[str, list[Path]]:
+        """Every sitemap-like file below the root by name (index mapping without a base)."""
+        if self._by_name is None:
+            self._by_name = {}
+            for dirpath, dirnames, filenames in os.walk(self.root):
+                dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+                for name in sorted(filenames):
+                    if name.lower().endswith(SITEMAP_SUFFIXES):
+                        self._by_name.setdefault(name, []).append(Path(dirpath) / name)
+        return self._by_name
+
+    def _unreferenced(self, files: list[Path]) -> None:
+        if not any(r.kind == "index" for r in self.results.values()) or self.given_file:
+            return
+        for path, result in self.results.items():
+            if result.kind in ("urlset", "text") and not getattr(result, "referenced", False):
+                self.state.report.add("warning", "unreferenced", self.shown(path), None,
+                                      "no sitemap index here lists this sitemap")
+
+    # --- robots.txt (rule 35) ---------------------------------------------
+    def _robots(self) -> None:
+        robots = self.root / "robots.txt"
+        if self.given_file or not robots.is_file():
+            return
+        text = robots.read_text("utf-8", errors="replace")
+        known = {p.name for p in self.results} | {p.name for p in self.copies}
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.lower().startswith("sitemap:"):
+                continue
+            url = line.split(":", 1)[1].strip()
+            say = self._sayer(robots, number)
+            key = check_url(url, say, "robots.txt Sitemap:", "robots")
+            if key is None:
+                continue
+            if self.base and key.startswith(url_key(self.base)):
+                target = self.root / unquote(key[len(url_key(self.base)):])
+                found = target in self.results or target in self.copies
+            else:
+                found = unquote(key.rsplit("/", 1)[-1]) in known
+            if not found:
+                say("warning", "robots", f"Sitemap: {url} matches no sitemap in this output")
+
+    # --- built pages (rule 14) --------------------------------------------
+    def _page_check(self, key: str, say: Say) -> None:
+        assert self.base is not None
+        base_key = url_key(self.base)
+        if not key.startswith(base_key):
+            return
+        rel = unquote(key[len(base_key):].split("?", 1)[0])
+        candidates = [rel, rel + "index.html"] if rel.endswith("/") or not rel else \
+            [rel, rel + "/index.html", rel + ".html"]
+        page = next((self.root / c for c in candidates if (self.root / c).is_file()), None)
+        if page is None:
+            say("error", "page-missing", f"{key} maps to no built file under {self.root}")
+            return
+        if page.suffix not in (".html", ".htm"):
+            return
+        with open(page, "rb") as fh:
+            signals = html_signals(fh.read(65536).decode("utf-8", errors="replace"))
+        if signals.noindex:
+            say("warning", "page-noindex", f"{key} is marked noindex")
+        elif signals.canonical and not same_url(signals.canonical, key) and \
+                signals.canonical.startswith(("http://", "https://")):
+            say("warning", "page-canonical", f"{key} names {signals.canonical} as canonical")
+
+    def _sayer(self, path: Path, line: int) -> Say:
+        def say(severity: Severity, id_: str, message: str) -> None:
+            self.state.report.add(severity, id_, self.shown(path), line, message)
+        return say
+
+
+def _same_content(gz_path: Path, plain: Path) -> bool:
+    try:
+        if gz_path.stat().st_size > PROTOCOL_MAX_BYTES:
+            return False
+        with gzip.open(gz_path, "rb") as fh:
+            data = fh.read(PROTOCOL_MAX_BYTES + 1)
+        return data == plain.read_bytes()
+    except (OSError, EOFError):
+        return False
+
+
+def _check_clusters(state: RunState) -> None:
+    """Rule 36 across files: every member carries the same set and lists the others."""
+    clusters, report = state.clusters, state.report
+    for member, cluster in clusters.items():
+        name, line = state.cluster_lines[member]
+        for _, href in cluster:
+            if href == member:
+                continue
+            other = clusters.get(href)
+            if other is None:
+                if hash(href) in state.seen:
+                    report.add("error", "hreflang-cluster", name, line,
+                               f"{member} lists {href} as an alternate, but {href} is in the "
+                               "sitemaps without alternates; both must point to each other")
+                else:
+                    report.add("warning", "hreflang-unlisted", name, line,
+                               f"alternate {href} is in no sitemap here; reciprocity cannot "
+                               "be checked")
+            elif other != cluster:
+                report.add("error", "hreflang-cluster", name, line,
+                           f"{member} and its alternate {href} list different alternates; "
+                           "every member must carry the same set")

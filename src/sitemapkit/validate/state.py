@@ -1,0 +1,111 @@
+"""What one validation run learns across files: locs seen, clusters, index references."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+
+from ..entries import CHANGEFREQS, EntryError, lastmod_key, normalize_lastmod
+from .findings import Report, Say
+
+Cluster = frozenset[tuple[str, str]]  # (hreflang lower-cased, href key)
+
+
+@dataclass
+class FileResult:
+    """One file's outcome, for index resolution and the unreferenced check."""
+
+    path: Path
+    kind: str  # urlset, index, text, other, broken
+    urls: int = 0
+    errors: int = 0
+    newest_lastmod: str | None = None
+    references: list[tuple[str, str | None, int]] = field(default_factory=list)  # loc, key, line
+
+
+@dataclass
+class RunState:
+    """Shared by every file of one run (rules 15 and 36 span shards)."""
+
+    report: Report
+    max_bytes: int
+    future_limit: int
+    allow_namespaces: frozenset[str] = frozenset()
+    seen: dict[int, int] = field(default_factory=dict)  # hash(url key) -> file number
+    file_names: list[str] = field(default_factory=list)
+    clusters: dict[str, Cluster] = field(default_factory=dict)  # member key -> cluster
+    cluster_lines: dict[str, tuple[str, int]] = field(default_factory=dict)
+    lastmod_cache: dict[str, tuple[str, int] | None] = field(default_factory=dict)
+    page_check: Callable[[str, Say], None] | None = None
+
+    def file_number(self, name: str) -> int:
+        self.file_names.append(name)
+        return len(self.file_names) - 1
+
+    def check_duplicate(self, key: str, file_no: int, say: Say,
+                        what: str = "loc") -> None:
+        h = hash(key)
+        first = self.seen.get(h)
+        if first is None:
+            self.seen[h] = file_no
+            return
+        where = "earlier in this file" if first == file_no else f"also in {self.file_names[first]}"
+        say("error", "duplicate", f"{what} {key!r} is listed twice ({where})")
+
+    def check_lastmod(self, text: str, say: Say,
+                      id_: str = "lastmod-format") -> tuple[str, int] | None:
+        """(canonical form, UTC seconds) of a valid lastmod (rule 16); warns on a future
+        one (rule 18). Results are cached: a site has few distinct lastmods."""
+        try:
+            known = self.lastmod_cache[text]
+        except KeyError:
+            known = self._parse_lastmod(text, say, id_)
+        else:
+            if known is None:
+                say("error", id_, f"lastmod {text!r} is not YYYY-MM-DD or "
+                    "YYYY-MM-DDThh:mm:ss[.f](Z|+hh:mm)")
+        if known is not None and known[1] > self.future_limit:
+            say("warning", "lastmod-future", f"lastmod {text!r} is more than 24 hours in the "
+                "future; engines reject future timestamps")
+        return known
+
+    def _parse_lastmod(self, text: str, say: Say,
+                       id_: str) -> tuple[str, int] | None:
+        stripped = text.strip(" \t\r\n")
+        if stripped != text:
+            say("warning", "lastmod-whitespace", f"lastmod {text!r} has surrounding whitespace")
+        known: tuple[str, int] | None = None
+        try:
+            canonical = normalize_lastmod(stripped, None)
+            assert canonical is not None
+            known = (canonical, lastmod_key(canonical))
+        except EntryError as exc:
+            detail = f" ({exc.detail})" if exc.detail else ""
+            say("error", id_, f"lastmod {text!r} is not YYYY-MM-DD or "
+                f"YYYY-MM-DDThh:mm:ss[.f](Z|+hh:mm){detail}")
+        if len(self.lastmod_cache) < 100_000 and stripped == text:
+            self.lastmod_cache[text] = known
+        return known
+
+
+VALID_PRIORITIES = frozenset(f"{i / 10:.1f}" for i in range(11)) | {"0", "1"}
+
+
+def check_changefreq(text: str, say: Say) -> None:
+    if text not in CHANGEFREQS:
+        say("error", "changefreq", f"changefreq {text!r} is not one of always, hourly, daily, "
+            "weekly, monthly, yearly, never (lower case)")
+
+
+def check_priority(text: str, say: Say) -> None:
+    if text in VALID_PRIORITIES:
+        return
+    try:
+        number = Decimal(text.strip())
+        ok = number.is_finite() and 0 <= number <= 1 and "e" not in text.lower()
+    except InvalidOperation:
+        ok = False
+    if not ok:
+        say("error", "priority", f"priority {text!r} is not a decimal from 0.0 to 1.0")
