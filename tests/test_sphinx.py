@@ -9,6 +9,8 @@ from docs_projects import sphinx_build, sphinx_project
 from sitemap_check import parse_urlset, read_set
 
 from conftest import snapshot
+from sitemapkit.cli import main
+from sitemapkit.validate import ValidateOptions, validate
 
 BASE = "https://example.org/docs/"
 INDEX = """Home
@@ -175,3 +177,40 @@ def test_large_project_shards(tmp_path):
     sset = read_set(repo.root / "_build/html", BASE, max_urls=10)
     assert sset.kind == "index" and len(sset.locs) == 24 and len(sset.shards) == 3
     shutil.rmtree(repo.root / "_build")
+
+
+def test_languages_give_reciprocal_clusters_and_one_root_index(tmp_path):
+    """Two language builds (``-D language=de``), each with the full cluster on every page;
+    ``sitemapkit index`` joins them and ``validate`` checks reciprocity across both."""
+    pages = {"index.rst": "Home\n====\n\n.. toctree::\n\n   guide\n",
+             "guide.rst": "Guide\n=====\n", "locale/fr/README": "not a published language\n"}
+    repo = sphinx_project(tmp_path / "p", pages, base=BASE + "en/", extra=(
+        'sitemapkit_languages = {"en": "/docs/en/", "de": "https://example.org/docs/de/"}\n'
+        'sitemapkit_x_default = "en"\nlocale_dirs = ["locale"]'))
+    sphinx_build(repo.root, "en", "-W")
+    sphinx_build(repo.root, "de", "-W", "-D", "language=de", "-D", f"html_baseurl={BASE}de/")
+    mismatch = sphinx_build(repo.root, "x", "-D", "language=de", check=False)
+    assert "is not this language's URL" in mismatch.stderr
+    shutil.rmtree(repo.root / "_build/x")
+    build = repo.root / "_build"
+    en, de = read_set(build / "en", BASE + "en/"), read_set(build / "de", BASE + "de/")
+    assert en.locs == [BASE + "en/guide.html", BASE + "en/index.html"]
+    for sset in (en, de):
+        for url in sset.urls:
+            page = url.loc.rsplit("/", 1)[1]
+            assert url.alternates == [("en", BASE + "en/" + page), ("de", BASE + "de/" + page),
+                                      ("x-default", BASE + "en/" + page)]
+    assert main(["index", str(build / "en"), str(build / "de"), "-o",
+                 str(build / "sitemap.xml"), "--base-url", BASE]) == 0
+    report = validate([build], ValidateOptions(base_url=BASE))
+    assert report.ok(strict=True), [f.text() for f in report.findings]
+    assert report.urls == 4 and not report.has("hreflang-unlisted")
+    assert (build / "robots.txt").read_text() == f"Sitemap: {BASE}sitemap.xml\n"
+
+
+def test_language_missing_from_languages_is_a_config_warning(tmp_path):
+    repo = sphinx_project(tmp_path / "p", {"index.rst": "Home\n====\n"},
+                          extra='sitemapkit_languages = {"en": "en/"}\nlanguage = "fr"')
+    done = sphinx_build(repo.root, "html", "-W", check=False)
+    assert done.returncode != 0 and "language 'fr' is not in sitemapkit_languages" in done.stderr
+    assert not (repo.root / "_build/html/sitemap.xml").exists()

@@ -21,9 +21,17 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 
 from . import __version__
-from .docsite import PageRules, as_lastmod, is_host_root, join_url, robots_sitemap_line
+from .docsite import (
+    PageRules,
+    as_lastmod,
+    is_host_root,
+    join_url,
+    robots_sitemap_line,
+    same_url,
+)
 from .entries import EntryError, UrlEntry
 from .gitdates import GitDatesError, GitOptions, git_dates
+from .hreflang import cluster, pairs_from_config
 from .writer import ConfigError, NoUrlsError, write_sitemaps
 
 logger = logging.getLogger(__name__)
@@ -37,6 +45,8 @@ OPTIONS: dict[str, Any] = {  # name (without prefix) -> default
     "ignore_revs_file": ".git-blame-ignore-revs", "uncommitted": "omit", "untracked": "omit",
     "not_in_git": "omit", "no_git": "omit", "shallow": "warn", "cache_dir": None,
     "max_urls": 50_000, "max_bytes": 10_485_760, "gzip_level": 6, "robots_txt": True,
+    # hreflang: {"en": "https://example.com/en/", "de": "de/"}; prefixes relative to the base
+    "languages": {}, "x_default": None, "validate": False,
 }
 # sphinx-sitemap names accepted for a one-line switch (with a deprecation note).
 MIGRATION = {"sitemap_url_scheme": "url_scheme", "sitemap_excludes": "exclude_urls",
@@ -106,8 +116,9 @@ def _migrated(app: Sphinx) -> dict[str, Any]:
              if getattr(app.config, old, None) is not None}
     for old, new in MIGRATION.items():
         if new == "locales" and new in found:
-            logger.info(f"sitemapkit: '{old}' is accepted, but hreflang alternates are not "
-                        "written from it yet; pages are listed once each")
+            logger.info(f"sitemapkit: '{old}' is not used: set sitemapkit_languages to each "
+                        "language's URL prefix (e.g. {'en': 'en/', 'de': 'de/'}) for hreflang "
+                        "alternates")
         elif new in found:
             logger.info(f"sitemapkit: '{old}' is sphinx-sitemap's name; it still works, "
                         f"but prefer '{PREFIX}{new}'")
@@ -125,6 +136,12 @@ def _finish(app: Sphinx, exception: Exception | None) -> None:
                        subtype="config")
         return
     migrated = _migrated(app)
+    try:
+        base, language_bases = _language_bases(app, base)
+    except ValueError as exc:
+        logger.warning(f"sitemapkit: {exc}; no sitemap was written", type="sitemapkit",
+                       subtype="config")
+        return
     scheme = migrated.get("url_scheme") or _setting(app, "url_scheme")
     try:
         rules = PageRules.build([*DEFAULT_EXCLUDE, *_setting(app, "exclude")],
@@ -143,6 +160,7 @@ def _finish(app: Sphinx, exception: Exception | None) -> None:
     lang = f"{language}/" if language and "{lang}" in scheme else ""
     version = f"{version}/" if version and "{version}" in scheme else ""
     lastmod_kind = _setting(app, "lastmod")
+    x_default = _setting(app, "x_default")
     target_uri = app.builder.get_target_uri
     no_meta: dict[str, Any] = {}
     entries, docs = [], []
@@ -159,11 +177,43 @@ def _finish(app: Sphinx, exception: Exception | None) -> None:
         hints = {k: meta[f"sitemap-{k}"] for k in ("changefreq", "priority")
                  if f"sitemap-{k}" in meta} if meta else None
         changefreq, priority = rules.hints(docname, hints)
-        entries.append(UrlEntry(join_url(base, link if path == "{link}" else path),
+        page = link if path == "{link}" else path
+        alternates = cluster({lang: join_url(prefix, page) for lang, prefix in
+                              language_bases.items()}, x_default) if language_bases else ()
+        entries.append(UrlEntry(join_url(base, page),
                                 as_lastmod(dates.get(source), lastmod_kind),
-                                changefreq, priority))
+                                changefreq, priority, alternates))
         docs.append(docname)
     _write(app, entries, docs, base, migrated.get("filename") or _setting(app, "filename"), started)
+
+
+def _language_bases(app: Sphinx, base: str) -> tuple[str, dict[str, str]]:
+    """This build's base URL and every language's, from ``sitemapkit_languages``
+    (prefixes are joined to the base URL, so '/en/latest/' and absolute URLs work).
+
+    Only the configured languages count, never the directories under locale_dirs:
+    a catalog existing does not make a published translation.
+    """
+    configured = _setting(app, "languages")
+    if not configured:
+        return base, {}
+    languages = pairs_from_config(configured, "sitemapkit_languages")
+    bases = {lang: urljoin(base, prefix if prefix.endswith("/") else prefix + "/")
+             for lang, prefix in languages.items()}
+    current = app.config.language or "en"
+    if current not in bases:
+        raise ValueError(f"this build's language {current!r} is not in sitemapkit_languages "
+                         f"{sorted(bases)}")
+    if app.config.html_baseurl and not same_url(bases[current], _base_url(app) or ""):
+        logger.warning(f"sitemapkit: html_baseurl {app.config.html_baseurl!r} is not this "
+                       f"language's URL {bases[current]!r} from sitemapkit_languages, so the "
+                       "pages' canonical links point elsewhere; set html_baseurl per language "
+                       "build", type="sitemapkit", subtype="config")
+    x_default = _setting(app, "x_default")
+    if x_default and x_default not in bases and "://" not in x_default:
+        raise ValueError(f"sitemapkit_x_default {x_default!r} is neither a language of "
+                         "sitemapkit_languages nor a URL")
+    return bases[current], bases
 
 
 def _sources(env: BuildEnvironment, srcdir: str) -> dict[str, str]:
