@@ -6,19 +6,30 @@ Exit codes: 0 success, 1 invalid input or a failed write, 2 usage errors.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Iterator, Sequence
+from urllib.parse import quote
 
 from . import __version__
 from .cli_tools import add_commands, run_index, run_validate
-from .entries import EntryError
+from .entries import EntryError, normalize_base_url
 from .inputs import FORMATS, InputError, Reader, detect_format, open_input
+from .notify import (
+    INDEXNOW_ENDPOINT,
+    MAX_BATCH,
+    IndexNowOptions,
+    NotifyConfigError,
+    announce,
+    load_key,
+)
 from .writer import (
     DEFAULT_MAX_BYTES,
     PROTOCOL_MAX_URLS,
     ConfigError,
     NoUrlsError,
+    WriteResult,
     WriterOptions,
     write_sitemaps,
 )
@@ -53,6 +64,22 @@ def _parser() -> argparse.ArgumentParser:
     w.add_argument("--follow-symlink", action="store_true",
                    help="allow an output directory that is a symlink")
     w.add_argument("-q", "--quiet", action="store_true", help="no summary line")
+    n = w.add_argument_group("telling search engines (off by default)")
+    n.add_argument("--changes-file", help="per-URL lastmod record to compare runs with "
+                   "(default with IndexNow: OUT/.sitemapkit-lastmods.json)")
+    n.add_argument("--indexnow-key", help="IndexNow key: submit URLs whose lastmod changed")
+    n.add_argument("--indexnow-key-file", help="read the IndexNow key from this file")
+    n.add_argument("--indexnow-key-location", help="URL of the key file if not /<key>.txt")
+    n.add_argument("--indexnow-endpoint", default=INDEXNOW_ENDPOINT)
+    n.add_argument("--indexnow-batch", type=int, default=MAX_BATCH)
+    n.add_argument("--notify-timeout", type=float, default=10.0)
+    n.add_argument("--notify-retries", type=int, default=3)
+    n.add_argument("--ping", action="append", default=[], metavar="TEMPLATE",
+                   help="GET this URL template after writing; {sitemap} is the entry URL")
+    n.add_argument("--dry-run", action="store_true",
+                   help="show what IndexNow would submit; send nothing")
+    n.add_argument("--fail-on-notify-error", action="store_true",
+                   help="exit 1 when a notification fails (default: a warning)")
     add_commands(sub)
     return parser
 
@@ -72,14 +99,30 @@ def _with_progress(reader: Reader) -> Iterator[object]:
         print(file=sys.stderr)
 
 
+def _indexnow(args: argparse.Namespace) -> IndexNowOptions | None:
+    if not (args.indexnow_key or args.indexnow_key_file):
+        return None
+    return IndexNowOptions(
+        load_key(args.indexnow_key, args.indexnow_key_file), args.indexnow_key_location,
+        args.indexnow_endpoint, args.indexnow_batch, args.notify_timeout, args.notify_retries,
+        dry_run=args.dry_run).checked()
+
+
 def _write(args: argparse.Namespace) -> int:
+    try:
+        indexnow = _indexnow(args)
+    except NotifyConfigError as exc:
+        print(f"sitemapkit: error: {exc}", file=sys.stderr)
+        return 2
+    changes_file = args.changes_file or (
+        os.path.join(args.out, ".sitemapkit-lastmods.json") if indexnow else None)
     options = WriterOptions(
         max_urls=args.max_urls, max_bytes=args.max_bytes, format="text" if args.text else "xml",
         filename=args.filename, index_filename=args.index_filename,
         shard_pattern=args.shard_pattern, gzip_copy=not args.no_gzip_copy,
         gzip_level=args.gzip_level, gzip_backend=args.gzip_backend,
         on_invalid="skip" if args.skip_invalid else "error", fsync=not args.no_fsync,
-        follow_symlink=args.follow_symlink,
+        follow_symlink=args.follow_symlink, changes_file=changes_file,
     )
     try:
         stream = open_input(args.input)
@@ -114,7 +157,21 @@ def _write(args: argparse.Namespace) -> int:
               file=sys.stderr)
     if not args.quiet:
         print(result.summary())
-    return 0
+    return _announce(args, result, indexnow)
+
+
+def _announce(args: argparse.Namespace, result: WriteResult,
+              indexnow: IndexNowOptions | None) -> int:
+    entry_url = normalize_base_url(args.base_url) + quote(result.entry_point)
+    notes, failures = announce(result.changes, entry_url, indexnow, args.ping)
+    if indexnow and indexnow.dry_run and result.changes and result.changes.all:
+        for url in result.changes.all:
+            print(f"would submit {url}")
+    for note in notes:
+        print(f"sitemapkit: {note}", file=sys.stderr)
+    for failure in failures:
+        print(f"sitemapkit: warning: {failure}", file=sys.stderr)
+    return 1 if failures and args.fail_on_notify_error else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

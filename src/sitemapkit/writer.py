@@ -23,6 +23,7 @@ from urllib.parse import quote
 
 from . import _output, _urlset
 from ._urlset_py import NS, escape
+from .changes import Changes, LastmodRecord
 from .compress import check_level, gzip_bytes
 from .entries import EntryError, Normalized, normalize_base_url, normalize_entry
 from .hreflang import ClusterCheck
@@ -61,6 +62,7 @@ class WriterOptions:
     now: datetime | None = None  # reference time for the future-lastmod check
     lock_timeout: float = 600.0
     follow_symlink: bool = False  # allow an output directory that is a symlink
+    changes_file: str | None = None  # per-URL lastmod record: enables WriteResult.changes
 
     def resolved(self) -> WriterOptions:
         """Fill defaults that depend on the format and check every value."""
@@ -126,6 +128,7 @@ class WriteResult:
     skipped_by_rule: dict[str, int] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     elapsed: float = 0.0
+    changes: Changes | None = None  # with changes_file: URLs changed since the last run
 
     def summary(self) -> str:
         return (f"{self.url_count:,} URLs in {self.shard_count} shard"
@@ -159,6 +162,7 @@ class _Run:
         self.first_raw: bytes | None = None
         self.temps: list[Path] = []
         self.clusters = ClusterCheck()
+        self.record = LastmodRecord(opts.changes_file, prefix) if opts.changes_file else None
         self.result = WriteResult(out_dir, str(opts.filename), [], [], [], 0, 0)
 
     # --- streaming -------------------------------------------------------
@@ -217,6 +221,8 @@ class _Run:
         data = buf.getvalue()
         number = len(self.shards) + 1
         self.first_raw = data if number == 1 else None
+        if self.record is not None:
+            self.record.add_shard(data, self.opts.format == "text")
         shard = _Shard(number, buf.count, len(data), buf.newest_lastmod,
                        self.pool.submit(self._store, data))
         self.shards.append(shard)
@@ -348,6 +354,13 @@ def write_sitemaps(
             raise
     r = run.result
     r.shard_count = len(r.shard_files)
+    if run.record is not None:
+        r.changes = run.record.compare()
+        try:
+            run.record.save()
+        except OSError as exc:
+            r.warnings.append(f"the lastmod record {run.record.path} could not be saved "
+                              f"({exc.strerror}); the next run compares with the older one")
     lonely = run.clusters.missing_members(prefix)
     if lonely:
         r.warnings.append(f"{len(lonely)} alternate URLs on this site were never written with "
