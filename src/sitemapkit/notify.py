@@ -92,7 +92,8 @@ class NotifyResult:
 
     def summary(self) -> str:
         if self.planned:
-            return f"IndexNow dry run: {self.planned_urls} URLs in {len(self.planned)} requests (not sent)"
+            return (f"IndexNow dry run: {self.planned_urls} URLs in {len(self.planned)} "
+                    "requests (not sent)")
         state = f", {len(self.failures)} failed" if self.failures else ""
         return f"IndexNow: {self.submitted} URLs accepted in {self.requests} requests{state}"
 

@@ -18,20 +18,15 @@ from urllib.parse import urljoin
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
+from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
 from . import __version__
-from .docsite import (
-    PageRules,
-    as_lastmod,
-    is_host_root,
-    join_url,
-    robots_sitemap_line,
-    same_url,
-)
+from .docsite import PageRules, as_lastmod, join_url, same_url
 from .entries import EntryError, UrlEntry
 from .gitdates import GitDatesError, GitOptions, git_dates
 from .hreflang import cluster, pairs_from_config
+from .publish import PublishSettings, after_write, indexnow_settings
 from .writer import ConfigError, NoUrlsError, write_sitemaps
 
 logger = logging.getLogger(__name__)
@@ -46,7 +41,7 @@ OPTIONS: dict[str, Any] = {  # name (without prefix) -> default
     "not_in_git": "omit", "no_git": "omit", "shallow": "warn", "cache_dir": None,
     "max_urls": 50_000, "max_bytes": 10_485_760, "gzip_level": 6, "robots_txt": True,
     # hreflang: {"en": "https://example.com/en/", "de": "de/"}; prefixes relative to the base
-    "languages": {}, "x_default": None, "validate": False,
+    "languages": {}, "x_default": None, "validate": False, "indexnow": {}, "notify": [],
 }
 # sphinx-sitemap names accepted for a one-line switch (with a deprecation note).
 MIGRATION = {"sitemap_url_scheme": "url_scheme", "sitemap_excludes": "exclude_urls",
@@ -249,32 +244,41 @@ def _dates(app: Sphinx, paths: list[str]) -> Any:
 
 def _write(app: Sphinx, entries: list[UrlEntry], docs: list[str], base: str, filename: str,
            started: float) -> None:
+    def warn(message: str, subtype: str = "write", location: str | None = None) -> None:
+        logger.warning(f"sitemapkit: {message}", location=location, type="sitemapkit",
+                       subtype=subtype)
+
+    try:
+        indexnow, key_file, fail = indexnow_settings(_setting(app, "indexnow"))
+    except ValueError as exc:
+        return warn(f"{exc}; no sitemap was written", "config")
+    settings = PublishSettings(_setting(app, "robots_txt"), _setting(app, "validate"), indexnow,
+                               key_file, tuple(_setting(app, "notify")), fail,
+                               _setting(app, "max_bytes"))
+    record = Path(app.doctreedir) / "sitemapkit" / "lastmods.json" if indexnow else None
     try:
         result = write_sitemaps(entries, app.outdir, base, filename=filename,
                                 max_urls=_setting(app, "max_urls"),
                                 max_bytes=_setting(app, "max_bytes"),
-                                gzip_level=_setting(app, "gzip_level"))
+                                gzip_level=_setting(app, "gzip_level"),
+                                changes_file=str(record) if record else None)
     except EntryError as exc:
         doc = docs[exc.position - 1] if exc.position else None
-        logger.warning(f"sitemapkit: {exc}; no sitemap was written", location=doc,
-                       type="sitemapkit", subtype="write")
-        return
+        return warn(f"{exc}; no sitemap was written", location=doc)
     except (ConfigError, NoUrlsError, OSError) as exc:
-        logger.warning(f"sitemapkit: {exc}; no sitemap was written", type="sitemapkit",
-                       subtype="write")
-        return
+        return warn(f"{exc}; no sitemap was written")
     for warning in result.warnings:
-        logger.warning(f"sitemapkit: {warning}", type="sitemapkit", subtype="write")
-    entry_url = urljoin(base, result.entry_point)
-    if _setting(app, "robots_txt"):
-        if is_host_root(base):
-            robots_sitemap_line(Path(app.outdir) / "robots.txt",
-                                [urljoin(base, n) for n in result.index_files] or [entry_url])
-        else:
-            logger.info(f"sitemapkit: {base} is a sub-path site; crawlers read robots.txt "
-                        f"only at the host root, so add 'Sitemap: {entry_url}' there")
+        warn(warning)
+    outcome = after_write(result, app.outdir, base, settings)
+    for info in outcome.infos:
+        logger.info(f"sitemapkit: {info}")
+    for message in outcome.warnings:  # -W makes these fail the build
+        warn(message, "validate" if message.startswith("validate:") else "notify")
+    if outcome.errors:  # invalid output, or a notification failure the user made fatal
+        raise ExtensionError("sitemapkit: " + "\n".join(outcome.errors))
     dated = sum(e.lastmod is not None for e in entries)
     logger.info(f"sitemapkit: {result.url_count} URLs in {result.shard_count} "
                 f"shard{'s' if result.shard_count != 1 else ''}, {dated} with lastmod -> "
                 f"{os.path.join(app.outdir, result.entry_point)} "
                 f"({time.perf_counter() - started:.2f} s)")
+    return None

@@ -33,3 +33,14 @@ class SitemapConfig(Config):  # type: ignore[no-untyped-call]
     max_bytes = c.Type(int, default=10_485_760)
     gzip_level = c.Type(int, default=6)
     robots_txt = c.Type(bool, default=True)
+    # languages (mkdocs-static-i18n) and checks
+    x_default = c.Type((bool, str), default=True)  # True: the i18n default language
+    # telling search engines (off by default; the sitemaps.org ping is gone)
+    indexnow = c.Type(dict, default={})  # {key | key_file, endpoint, dry_run, ...}
+    notify = c.ListOfItems(c.Type(str), default=[])  # GET templates with {sitemap}
+
+
+# ``validate: true`` is the documented key, but ``Config.validate`` is MkDocs' own method,
+# so the option cannot be a class attribute: add it to the schema by name instead.
+SitemapConfig._schema = (*SitemapConfig._schema,
+                         ("validate", c.Choice((False, True, "strict"), default=False)))

@@ -2,7 +2,9 @@
 
 Collects each built page's HTML signals in ``on_post_page`` and writes in
 ``on_post_build``, over *every* published page: pages a ``--dirty`` build did not
-rebuild are read back from their source (front matter) and output (HTML).
+rebuild are read back from their source (front matter) and output (HTML). With
+mkdocs-static-i18n, each language build hands in its pages and the last one writes
+one sitemap for all languages, with hreflang clusters.
 """
 
 from __future__ import annotations
@@ -23,19 +25,14 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils.meta import get_data
 
-from ..docsite import (
-    HtmlSignals,
-    PageRules,
-    as_lastmod,
-    html_signals,
-    is_host_root,
-    robots_sitemap_line,
-    same_url,
-)
+from ..docsite import HtmlSignals, PageRules, as_lastmod, html_signals, same_url
 from ..entries import EntryError, UrlEntry
 from ..gitdates import GitDates, GitDatesError, GitOptions, git_dates
+from ..notify import NotifyConfigError
+from ..publish import PublishSettings, after_write, indexnow_settings
 from ..writer import ConfigError, NoUrlsError, write_sitemaps
 from .config import SitemapConfig
+from .i18n import PageRow, file_languages, i18n_plugin, with_alternates, x_default_language
 
 log = logging.getLogger("mkdocs.plugins.sitemapkit")
 
@@ -46,6 +43,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self.files: Files | None = None
         self.signals: dict[str, HtmlSignals] = {}
         self.pending: tuple[list[str], Future[GitDates]] | None = None
+        self.languages_done: dict[str, list[PageRow]] = {}  # i18n: rows per language build
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"],
                    dirty: bool) -> None:
@@ -61,13 +59,18 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         try:
             self.rules = PageRules.build(self.config.exclude, self.config.changefreq,
                                          self.config.priority, self.config.rules)
+            indexnow, key_file, fail = indexnow_settings(self.config.indexnow)
         except (ValueError, EntryError) as exc:
             raise PluginError(f"sitemapkit: {exc}") from None
+        self.publish = PublishSettings(self.config.robots_txt, self.config["validate"], indexnow,
+                                       key_file, tuple(self.config.notify), fail,
+                                       self.config.max_bytes)
         # MkDocs' own sitemap.xml stamps every page with the build date: we own it now.
         config.theme.static_templates.discard("sitemap.xml")
         self.signals = {}
         return None
 
+    @event_priority(-110)  # after mkdocs-static-i18n (-100) has localized the file list
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files | None:
         self.files = files
         if self.config.enabled and self.command != "serve":
@@ -86,7 +89,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
 
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:
         if self.config.enabled and self.command != "serve":
-            self.signals[page.file.src_uri] = html_signals(output)
+            self.signals[page.file.dest_uri] = html_signals(output)
         return None
 
     @event_priority(-100)  # after every other plugin: a failure there keeps the old sitemap
@@ -94,16 +97,42 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         if not self.config.enabled or self.command == "serve" or self.files is None:
             return
         started = time.perf_counter()
-        pages = [f for f in self.files.documentation_pages() if not _is_404(f)]
-        dates = self._git_dates(config)
-        entries, sources, canonical_elsewhere, noindex = [], [], 0, 0
-        for file in pages:
+        rows = self._rows(config)
+        i18n = i18n_plugin(config)
+        if i18n is None:
+            dates = self._git_dates(config, [r.source for r in rows])
+            self._write([(row, ()) for row in rows], dates, config, started)
+            return
+        self.languages_done[str(i18n.current_language)] = rows
+        languages = [str(lang) for lang in i18n.build_languages]
+        if not set(languages) <= set(self.languages_done):
+            return  # the remaining language builds come next
+        all_rows = [row for lang in languages for row in self.languages_done.pop(lang)]
+        self.languages_done = {}
+        paired, fallbacks = with_alternates(
+            all_rows, languages, x_default_language(self.config["x_default"],
+                                                    str(i18n.default_language)))
+        if fallbacks:
+            log.info(f"sitemapkit: {fallbacks} fallback copies of default-language pages left "
+                     "out (not translations)")
+        self._write(paired, self._git_dates(config, [r.source for r, _ in paired]), config,
+                    started)
+
+    def _rows(self, config: MkDocsConfig) -> list[PageRow]:
+        """This build's published pages, after exclusions, noindex and canonical checks."""
+        assert self.files is not None
+        rows, canonical_elsewhere, noindex = [], 0, 0
+        for file in self.files.documentation_pages():
+            if _is_404(file):
+                continue
             meta = _meta(file)
             setting = meta.get("sitemap", True)
-            if setting is False or self.rules.excluded(file.src_uri):
+            locale, language, key = file_languages(file)
+            if setting is False or self.rules.excluded(file.src_uri) or \
+                    (key != file.src_uri and self.rules.excluded(key)):
                 continue
             loc = urljoin(config.site_url or "", file.url)
-            signals = self.signals.get(file.src_uri) or _read_signals(file)
+            signals = self.signals.get(file.dest_uri) or _read_signals(file)
             if signals.noindex:
                 noindex += 1
                 continue
@@ -113,16 +142,14 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
                 continue
             changefreq, priority = self.rules.hints(
                 file.src_uri, setting if isinstance(setting, dict) else None)
-            lastmod = as_lastmod(dates.get(file.abs_src_path or ""), self.config.lastmod)
-            entries.append(UrlEntry(loc, lastmod, changefreq, priority))
-            sources.append(file.src_uri)
+            rows.append(PageRow(key, locale, language, loc, file.abs_src_path or "",
+                                changefreq, priority, file.src_uri))
         if noindex:
             log.info(f"sitemapkit: {noindex} noindex pages left out")
         if canonical_elsewhere:
             log.info(f"sitemapkit: {canonical_elsewhere} pages with a canonical URL "
                      "pointing elsewhere left out")
-        self._write(entries, sources, config, sum(e.lastmod is not None for e in entries),
-                    started)
+        return rows
 
     def _git_paths(self, files: Files) -> list[str]:
         if self.config.lastmod == "none":
@@ -140,16 +167,16 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             shallow=c.shallow, cache_dir=cache or None)
         return GitOptions(**settings)
 
-    def _git_dates(self, config: MkDocsConfig) -> GitDates:
-        """The pass started in on_files, or a new one if later plugins changed the pages."""
-        assert self.files is not None
+    def _git_dates(self, config: MkDocsConfig, needed: list[str]) -> GitDates:
+        """The pass started in on_files when it covers ``needed``, else a new one."""
         paths, pending = self.pending or ([], None)
         self.pending = None
+        wanted = [] if self.config.lastmod == "none" else sorted(set(needed))
         try:
-            if pending is not None and paths == self._git_paths(self.files):
+            if pending is not None and set(wanted) <= set(paths):
                 result = pending.result()
             else:
-                result = git_dates(self._git_paths(self.files), self._git_options(config))
+                result = git_dates(wanted, self._git_options(config))
         except GitDatesError as exc:
             raise PluginError(f"sitemapkit: {exc}") from None
         for warning in result.warnings:
@@ -158,33 +185,42 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             log.info(f"sitemapkit: {note}")
         return result
 
-    def _write(self, entries: list[UrlEntry], sources: list[str], config: MkDocsConfig,
-               dated: int, started: float) -> None:
+    def _changes_file(self, config: MkDocsConfig) -> str | None:
+        """The lastmod record outlives site/ (a clean build empties it): in the cache."""
+        if self.publish.indexnow is None:
+            return None
+        root = Path(config.config_file_path or ".").parent
+        cache = self.config.cache_dir or ".cache/sitemapkit"
+        return str(root / cache / "lastmods.json")
+
+    def _write(self, paired: list[tuple[PageRow, tuple[tuple[str, str], ...]]],
+               dates: GitDates, config: MkDocsConfig, started: float) -> None:
         c = self.config
         base = config.site_url or ""
+        entries = [UrlEntry(row.loc, as_lastmod(dates.get(row.source), c.lastmod),
+                            row.changefreq, row.priority, alternates)
+                   for row, alternates in paired]
         try:
             result = write_sitemaps(entries, config.site_dir, base, filename=c.filename,
                                     max_urls=c.max_urls, max_bytes=c.max_bytes,
-                                    gzip_level=c.gzip_level)
+                                    gzip_level=c.gzip_level,
+                                    changes_file=self._changes_file(config))
+            outcome = after_write(result, config.site_dir, base, self.publish)
         except EntryError as exc:
-            page = sources[exc.position - 1] if exc.position else "?"
+            page = paired[exc.position - 1][0].label if exc.position else "?"
             raise PluginError(f"sitemapkit: page {page}: {exc}") from None
-        except (ConfigError, NoUrlsError, OSError) as exc:
+        except (ConfigError, NoUrlsError, NotifyConfigError, OSError) as exc:
             raise PluginError(f"sitemapkit: {exc}") from None
-        for warning in result.warnings:
+        for warning in result.warnings + outcome.warnings:
             log.warning(f"sitemapkit: {warning}")
         if result.duplicate_count:
             log.warning(f"sitemapkit: {result.duplicate_count} duplicate URLs written once, "
                         f"e.g. {result.duplicates[0][1]}")
-        entry_url = urljoin(base, result.entry_point)
-        if c.robots_txt:
-            if is_host_root(base):
-                robots_sitemap_line(Path(config.site_dir) / "robots.txt",
-                                    [urljoin(base, name) for name in result.index_files]
-                                    or [entry_url])
-            else:
-                log.info(f"sitemapkit: {base} is a sub-path site; crawlers read robots.txt "
-                         f"only at the host root, so add 'Sitemap: {entry_url}' there")
+        for info in outcome.infos:
+            log.info(f"sitemapkit: {info}")
+        if outcome.errors:
+            raise PluginError("sitemapkit: " + "\n".join(outcome.errors))
+        dated = sum(e.lastmod is not None for e in entries)
         log.info(f"sitemapkit: {result.url_count} URLs in {result.shard_count} "
                  f"shard{'s' if result.shard_count != 1 else ''}, {dated} with lastmod -> "
                  f"{os.path.join(config.site_dir, result.entry_point)} "

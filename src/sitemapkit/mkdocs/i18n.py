@@ -1,0 +1,74 @@
+"""mkdocs-static-i18n support: one sitemap over every language, with hreflang clusters.
+
+The i18n plugin builds each language in turn (nested builds, one site_dir). Each
+build hands its pages here; when every language is in, the clusters are formed by
+the language-neutral source path. A page that is only the default language's
+fallback copy is not a translation: it is left out (it duplicates the original,
+protocol-rules 14) and never joins a cluster.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..hreflang import cluster
+
+
+@dataclass(frozen=True)
+class PageRow:
+    """One built page, as the adapter saw it in its own language build."""
+
+    key: str  # language-neutral source path (norm_src_uri), or src_uri without i18n
+    locale: str | None  # language of the page's content
+    language: str | None  # language build it was rendered in
+    loc: str
+    source: str  # absolute source path, for its git date
+    changefreq: Any
+    priority: Any
+    label: str  # how errors name the page
+
+    @property
+    def is_fallback(self) -> bool:
+        return self.locale is not None and self.locale != self.language
+
+
+def i18n_plugin(config: Any) -> Any | None:
+    """The mkdocs-static-i18n plugin instance, if it is active in this build."""
+    plugin = config.plugins.get("i18n")
+    if plugin is None or not hasattr(plugin, "build_languages") or \
+            not hasattr(plugin, "current_language"):
+        return None
+    return plugin
+
+
+def file_languages(file: Any) -> tuple[str | None, str | None, str]:
+    """(content locale, build language, neutral key) of an i18n-localized File."""
+    return (getattr(file, "locale", None), getattr(file, "locale_alternate_of", None),
+            getattr(file, "norm_src_uri", file.src_uri))
+
+
+def x_default_language(setting: bool | str, default_language: str | None) -> str | None:
+    if setting is True:
+        return default_language
+    return setting or None
+
+
+def with_alternates(rows: list[PageRow], languages: list[str], x_default: str | None
+                    ) -> tuple[list[tuple[PageRow, tuple[tuple[str, str], ...]]], int]:
+    """Own-language pages with their cluster's alternates; fallback copies counted out."""
+    own = [row for row in rows if not row.is_fallback]
+    by_key: dict[str, dict[str, str]] = {}
+    for row in own:
+        by_key.setdefault(row.key, {})[row.language or ""] = row.loc
+    order = {lang: i for i, lang in enumerate(languages)}
+    out: list[tuple[PageRow, tuple[tuple[str, str], ...]]] = []
+    for row in own:
+        members = by_key[row.key]
+        if len(members) < 2:
+            out.append((row, ()))
+            continue
+        ordered = dict(sorted(members.items(), key=lambda kv: order.get(kv[0], len(order))))
+        fallback_to = x_default if x_default in ordered else None
+        out.append((row, cluster(ordered, fallback_to)))
+    return out, len(rows) - len(own)
