@@ -43,6 +43,8 @@ OPTIONS: dict[str, Any] = {  # name (without prefix) -> default
     # hreflang: {"en": "https://example.com/en/", "de": "de/"}; prefixes relative to the base
     "languages": {}, "x_default": None, "validate": False, "indexnow": {}, "notify": [],
 }
+TYPES: dict[str, tuple[type, ...]] = {"validate": (bool, str), "languages": (dict, list),
+                                      "x_default": (str, type(None))}
 # sphinx-sitemap names accepted for a one-line switch (with a deprecation note).
 MIGRATION = {"sitemap_url_scheme": "url_scheme", "sitemap_excludes": "exclude_urls",
              "sitemap_filename": "filename", "sitemap_locales": "locales"}
@@ -50,7 +52,7 @@ MIGRATION = {"sitemap_url_scheme": "url_scheme", "sitemap_excludes": "exclude_ur
 
 def setup(app: Sphinx) -> dict[str, Any]:
     for name, default in OPTIONS.items():
-        app.add_config_value(PREFIX + name, default, "html")
+        app.add_config_value(PREFIX + name, default, "html", types=TYPES.get(name, ()))
     for old in MIGRATION:
         if old not in app.config.values:  # sphinx-sitemap itself may be loaded too
             app.add_config_value(old, None, "html")

@@ -92,7 +92,9 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             self.signals[page.file.dest_uri] = html_signals(output)
         return None
 
-    @event_priority(-100)  # after every other plugin: a failure there keeps the old sitemap
+    # After plugins at default priority, so a failure there keeps the old sitemap; but
+    # before mkdocs-static-i18n's (-100), which runs the other language builds from it.
+    @event_priority(-90)
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if not self.config.enabled or self.command == "serve" or self.files is None:
             return
@@ -131,7 +133,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             if setting is False or self.rules.excluded(file.src_uri) or \
                     (key != file.src_uri and self.rules.excluded(key)):
                 continue
-            loc = urljoin(config.site_url or "", file.url)
+            loc = urljoin(_site_url(config), file.url)
             signals = self.signals.get(file.dest_uri) or _read_signals(file)
             if signals.noindex:
                 noindex += 1
@@ -196,7 +198,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
     def _write(self, paired: list[tuple[PageRow, tuple[tuple[str, str], ...]]],
                dates: GitDates, config: MkDocsConfig, started: float) -> None:
         c = self.config
-        base = config.site_url or ""
+        base = _site_url(config)
         entries = [UrlEntry(row.loc, as_lastmod(dates.get(row.source), c.lastmod),
                             row.changefreq, row.priority, alternates)
                    for row, alternates in paired]
@@ -225,6 +227,12 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
                  f"shard{'s' if result.shard_count != 1 else ''}, {dated} with lastmod -> "
                  f"{os.path.join(config.site_dir, result.entry_point)} "
                  f"({time.perf_counter() - started:.2f} s)")
+
+
+def _site_url(config: MkDocsConfig) -> str:
+    """site_url as a directory, as MkDocs reads it (mike sets 'https://host/1.0')."""
+    url = config.site_url or ""
+    return url if url.endswith("/") else url + "/"
 
 
 def _inside(path: str | None, directory: str) -> bool:

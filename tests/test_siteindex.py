@@ -1,0 +1,141 @@
+"""``sitemapkit index`` over real per-version sitemaps: a real `mike deploy` history
+(versions.json, aliases), and hand-made ReadTheDocs-style /<lang>/<version>/ trees."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tarfile
+from io import BytesIO
+from pathlib import Path
+
+import pytest
+from docs_projects import mkdocs_project
+from sitemap_check import read_bytes
+
+from conftest import BASE
+from sitemapkit import write_sitemaps
+from sitemapkit.cli import main
+from sitemapkit.siteindex import SiteIndexError, build_index
+from sitemapkit.validate import ValidateOptions, validate
+
+SITE = "https://example.com/"
+BIN = os.path.dirname(sys.executable)
+
+
+def mike(root: Path, *args: str) -> None:
+    env = {**os.environ, "PATH": BIN + os.pathsep + os.environ.get("PATH", ""),
+           "PYTHONWARNINGS": "ignore"}
+    done = subprocess.run([os.path.join(BIN, "mike"), *args], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+
+
+def checkout(root: Path, branch: str, into: Path) -> Path:
+    data = subprocess.run(["git", "archive", branch], cwd=root, capture_output=True,
+                          check=True).stdout
+    with tarfile.open(fileobj=BytesIO(data)) as tar:
+        tar.extractall(into, filter="tar")
+    return into
+
+
+def index_locs(path: Path) -> list[str]:
+    text = read_bytes(path).decode()
+    return [part.split("</loc>")[0] for part in text.split("<loc>")[1:]]
+
+
+@pytest.fixture(scope="module")
+def mike_site(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("mike") / "docs-project"
+    repo = mkdocs_project(root, {"index.md": "# Home\n", "guide.md": "# Guide v1\n"})
+    mike(repo.root, "deploy", "1.0")
+    repo.commit("2024-07-07T07:00:00+00:00", {"docs/guide.md": "# Guide v2\n"})
+    mike(repo.root, "deploy", "2.0", "latest")
+    repo.commit("2024-08-08T08:00:00+00:00", {"docs/guide.md": "# Guide v2.1\n"})
+    mike(repo.root, "deploy", "2.1")
+    return checkout(repo.root, "gh-pages", root.parent / "gh-pages")
+
+
+def test_mike_all_versions(mike_site, tmp_path):
+    site = checkout_copy(mike_site, tmp_path)
+    assert main(["index", str(site), "-o", str(site / "sitemap.xml"), "--base-url", SITE]) == 0
+    assert index_locs(site / "sitemap.xml") == [SITE + "2.1/sitemap.xml", SITE + "2.0/sitemap.xml",
+                                                SITE + "1.0/sitemap.xml"]
+    assert (site / "robots.txt").read_text() == f"Sitemap: {SITE}sitemap.xml\n"
+    report = validate([site], ValidateOptions(base_url=SITE))
+    assert report.ok(), [f.text() for f in report.findings]
+    assert report.urls == 6 and not report.has("unreferenced")
+    lastmods = parse_index_lastmods(site / "sitemap.xml")
+    assert lastmods[SITE + "2.0/sitemap.xml"] == "2024-07-07T07:00:00+00:00"
+
+
+def test_mike_alias_and_globs(mike_site, tmp_path):
+    site = checkout_copy(mike_site, tmp_path)
+    out = site / "sitemap.xml"
+    assert main(["index", str(site), "-o", str(out), "--base-url", SITE, "--alias", "latest"]) == 0
+    assert index_locs(out) == [SITE + "2.0/sitemap.xml"]
+    assert main(["index", str(site), "-o", str(out), "--base-url", SITE,
+                 "--versions", "2.*"]) == 0
+    assert index_locs(out) == [SITE + "2.1/sitemap.xml", SITE + "2.0/sitemap.xml"]
+    assert main(["index", str(site), "-o", str(out), "--base-url", SITE, "--alias", "stable"]) == 1
+    assert main(["index", str(site), "-o", str(out), "--base-url", SITE, "--alias", "latest",
+                 "--versions", "1.0"]) == 2
+    robots = (site / "robots.txt").read_text()
+    assert robots.count("Sitemap:") == 1  # re-running never adds a second line
+
+
+def test_readthedocs_layout_with_sharded_child_is_flattened(tmp_path):
+    root = tmp_path / "html"
+    for lang, version, count in (("en", "latest", 25), ("en", "stable", 3), ("de", "latest", 2)):
+        base = f"{BASE}{lang}/{version}/"
+        write_sitemaps([f"{base}p{i}" for i in range(count)], root / lang / version, base,
+                       max_urls=10)
+    (root / "robots.txt").write_text("User-agent: *\nDisallow: /private/\n")
+    result = build_index([root / "en/latest", root / "en/stable", root / "de/latest"],
+                         root / "sitemap.xml", BASE)
+    locs = index_locs(root / "sitemap.xml")
+    assert len(locs) == 3 + 1 + 1 and all(loc.startswith(BASE) for loc in locs)
+    assert not any(loc.endswith("en/latest/sitemap.xml") for loc in locs)  # never nested
+    assert result.summary().startswith("5 sitemaps from 3 directories")
+    assert (root / "robots.txt").read_text() == \
+        f"User-agent: *\nDisallow: /private/\n\nSitemap: {BASE}sitemap.xml\n"
+    report = validate([root], ValidateOptions(base_url=BASE, check_pages=False))
+    assert report.ok(strict=False) and report.urls == 30
+
+
+def test_invalid_or_misplaced_children_are_refused(tmp_path, capsys):
+    root = tmp_path / "html"
+    (root / "v1").mkdir(parents=True)
+    (root / "v1/sitemap.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        "<url><loc>/relative</loc></url></urlset>\n")
+    assert main(["index", str(root / "v1"), "-o", str(root / "sitemap.xml"),
+                 "--base-url", BASE]) == 1
+    err = capsys.readouterr().err
+    assert "[rule 9 loc-absolute]" in err and "fix them first" in err
+    assert not (root / "sitemap.xml").exists()
+    with pytest.raises(SiteIndexError, match="not below"):
+        build_index([tmp_path], root / "sitemap.xml", BASE)
+    (root / "empty").mkdir()
+    with pytest.raises(SiteIndexError, match="has no sitemap"):
+        build_index([root / "empty"], root / "sitemap.xml", BASE)
+
+
+def checkout_copy(site: Path, tmp_path: Path) -> Path:
+    target = tmp_path / "site"
+    subprocess.run(["cp", "-a", str(site), str(target)], check=True)
+    return target
+
+
+def parse_index_lastmods(path: Path) -> dict[str, str]:
+    text = read_bytes(path).decode()
+    out = {}
+    for part in text.split("<sitemap>")[1:]:
+        loc = part.split("<loc>")[1].split("</loc>")[0]
+        out[loc] = part.split("<lastmod>")[1].split("</lastmod>")[0]
+    return out
+
+
+
