@@ -17,3 +17,8 @@ echo "CLI on examples/urls.csv (300 URLs, 100 per shard):"
 out=examples/work/urls-site
 .venv/bin/sitemapkit write examples/urls.csv -o "$out" --base-url https://example.com/ \
     --max-urls 100
+echo
+echo "Validating what the three runs wrote:"
+.venv/bin/sitemapkit validate examples/work/mkdocs-site/site --base-url https://docs.example.com/
+.venv/bin/sitemapkit validate examples/work/sphinx-site/_build/html --base-url https://docs.example.com/
+.venv/bin/sitemapkit validate examples/work/urls-site --base-url https://example.com/ --no-page-check

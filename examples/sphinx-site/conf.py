@@ -4,3 +4,4 @@ extensions = ["sitemapkit.sphinx"]
 html_baseurl = "https://docs.example.com/"
 exclude_patterns = ["_build"]
 sitemapkit_exclude = ["drafts"]
+sitemapkit_validate = True  # check the output (and each listed page) after writing

@@ -14,6 +14,7 @@ import time
 import pytest
 from figures import FIGURES
 from lxml import etree
+from peak_rss import launcher_argv
 from sitemap_check import NS, PARSER, parse_urlset, read_bytes, schema
 
 BASE = "https://example.com/"
@@ -29,16 +30,7 @@ for i in range(int(sys.argv[1])):
 """
 
 
-# Linux keeps a process's peak RSS across exec, and a child forked from this (large)
-# pytest process starts with pytest's. So a small launcher process starts the CLI and
-# reports the CLI's own peak from wait4 on its stderr.
-LAUNCHER = """
-import os, subprocess, sys
-child = subprocess.Popen(sys.argv[1:])
-_, status, usage = os.wait4(child.pid, 0)
-print(usage.ru_maxrss * 1024, file=sys.stderr)
-sys.exit(os.waitstatus_to_exitcode(status))
-"""
+# The CLI's own peak RSS comes from a launcher process (see peak_rss.py).
 
 
 def write_through_cli(count: int, out) -> tuple[float, int, str]:
@@ -46,9 +38,9 @@ def write_through_cli(count: int, out) -> tuple[float, int, str]:
     started = time.perf_counter()
     gen = subprocess.Popen([sys.executable, "-c", GENERATOR, str(count)],
                            stdout=subprocess.PIPE)
-    cli = subprocess.Popen([sys.executable, "-c", LAUNCHER, sys.executable, "-m", "sitemapkit",
-                            "write", "-", "--format", "csv", "-o", str(out), "--base-url",
-                            BASE, "--no-fsync"],
+    cli = subprocess.Popen(launcher_argv(sys.executable, "-m", "sitemapkit",
+                                         "write", "-", "--format", "csv", "-o", str(out),
+                                         "--base-url", BASE, "--no-fsync"),
                            stdin=gen.stdout, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            text=True)
     assert gen.stdout is not None
