@@ -76,8 +76,6 @@ class _Tree:
         self.base, self.state, self.opts = base, state, opts
         self.given_file = None if path.is_dir() else path
         self.results: dict[Path, FileResult] = {}
-        if base and self.given_file is None and opts.check_pages:
-            state.page_check = self._page_check
         self._by_name: dict[str, list[Path]] | None = None
 
     def shown(self, path: Path) -> str:
@@ -102,6 +100,8 @@ class _Tree:
 
     # --- finding and checking files ---------------------------------------
     def check(self) -> None:
+        pages = self.base and self.given_file is None and self.opts.check_pages
+        self.state.page_check = self._page_check if pages else None  # rule 14 needs a site
         files = [self.given_file] if self.given_file else self._find()
         if not files:
             self.state.report.add("error", "empty", self.shown(self.root), None,
@@ -169,7 +169,7 @@ class _Tree:
                 elif child.kind in ("other", "broken") or child.errors:
                     say("error", "index-target", f"{loc} is not a valid sitemap "
                         f"({child.errors} errors in {self.shown(target)})")
-                child.referenced = True  # type: ignore[attr-defined]
+                child.referenced = True
 
     def _target(self, index_path: Path, loc: str, key: str,
                 say: Say) -> Path | None:
@@ -209,7 +209,7 @@ class _Tree:
         if not any(r.kind == "index" for r in self.results.values()) or self.given_file:
             return
         for path, result in self.results.items():
-            if result.kind in ("urlset", "text") and not getattr(result, "referenced", False):
+            if result.kind in ("urlset", "text") and not result.referenced:
                 self.state.report.add("warning", "unreferenced", self.shown(path), None,
                                       "no sitemap index here lists this sitemap")
 

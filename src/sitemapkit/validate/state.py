@@ -23,6 +23,7 @@ class FileResult:
     errors: int = 0
     newest_lastmod: str | None = None
     references: list[tuple[str, str | None, int]] = field(default_factory=list)  # loc, key, line
+    referenced: bool = False  # some index of the run lists it
 
 
 @dataclass
