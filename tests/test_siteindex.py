@@ -88,19 +88,19 @@ def test_mike_alias_and_globs(mike_site, tmp_path):
 def test_readthedocs_layout_with_sharded_child_is_flattened(tmp_path):
     root = tmp_path / "html"
     for lang, version, count in (("en", "latest", 25), ("en", "stable", 3), ("de", "latest", 2)):
-        base = f"{BASE}{lang}/{version}/"
+        base = f"{SITE}{lang}/{version}/"
         write_sitemaps([f"{base}p{i}" for i in range(count)], root / lang / version, base,
                        max_urls=10)
     (root / "robots.txt").write_text("User-agent: *\nDisallow: /private/\n")
     result = build_index([root / "en/latest", root / "en/stable", root / "de/latest"],
-                         root / "sitemap.xml", BASE)
+                         root / "sitemap.xml", SITE)
     locs = index_locs(root / "sitemap.xml")
-    assert len(locs) == 3 + 1 + 1 and all(loc.startswith(BASE) for loc in locs)
+    assert len(locs) == 3 + 1 + 1 and all(loc.startswith(SITE) for loc in locs)
     assert not any(loc.endswith("en/latest/sitemap.xml") for loc in locs)  # never nested
     assert result.summary().startswith("5 sitemaps from 3 directories")
     assert (root / "robots.txt").read_text() == \
-        f"User-agent: *\nDisallow: /private/\n\nSitemap: {BASE}sitemap.xml\n"
-    report = validate([root], ValidateOptions(base_url=BASE, check_pages=False))
+        f"User-agent: *\nDisallow: /private/\n\nSitemap: {SITE}sitemap.xml\n"
+    report = validate([root], ValidateOptions(base_url=SITE, check_pages=False))
     assert report.ok(strict=False) and report.urls == 30
 
 
@@ -116,6 +116,12 @@ def test_invalid_or_misplaced_children_are_refused(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "[rule 9 loc-absolute]" in err and "fix them first" in err
     assert not (root / "sitemap.xml").exists()
+    sub = tmp_path / "sub"
+    write_sitemaps([BASE + "v2/a"], sub / "v2", BASE + "v2/")
+    assert build_index([sub / "v2"], sub / "sitemap.xml", BASE).notes == [
+        f"{BASE} is a sub-path; crawlers read robots.txt only at the host root, so add "
+        f"'Sitemap: {BASE}sitemap.xml' there"]
+    assert not (sub / "robots.txt").exists()
     with pytest.raises(SiteIndexError, match="not below"):
         build_index([tmp_path], root / "sitemap.xml", BASE)
     (root / "empty").mkdir()

@@ -74,6 +74,8 @@ def run_index(args: argparse.Namespace) -> int:
     except (ValueError, OSError) as exc:
         print(f"sitemapkit: error: {exc}", file=sys.stderr)
         return 2 if isinstance(exc, ValueError) else 1
+    for note in result.notes:
+        print(f"sitemapkit: {note}", file=sys.stderr)
     if not args.quiet:
         print(result.summary())
     return 0

@@ -16,7 +16,7 @@ from pathlib import Path
 from urllib.parse import quote, unquote
 
 from . import _output
-from .docsite import robots_sitemap_line
+from .docsite import is_host_root, robots_sitemap_line
 from .entries import normalize_base_url
 from .validate import Report, ValidateOptions, validate
 from .validate.site import DEFAULT_MAX_BYTES
@@ -42,6 +42,7 @@ class IndexResult:
     children: list[str]  # version directories, relative to the output directory
     sitemaps: list[tuple[str, str | None]] = field(default_factory=list)  # url, lastmod
     robots_changed: bool = False
+    notes: list[str] = field(default_factory=list)
     child_report: Report | None = None
 
     def summary(self) -> str:
@@ -147,8 +148,11 @@ def build_index(dirs: Sequence[str | os.PathLike[str]], out_file: str | os.PathL
         os.replace(tmp, out)
     finally:
         tmp.unlink(missing_ok=True)
-    if robots:
+    if robots and is_host_root(prefix):
         result.robots_changed = robots_sitemap_line(out_dir / "robots.txt", [result.index_url])
+    elif robots:
+        result.notes.append(f"{prefix} is a sub-path; crawlers read robots.txt only at the "
+                            f"host root, so add 'Sitemap: {result.index_url}' there")
     return result
 
 
