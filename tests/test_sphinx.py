@@ -179,7 +179,7 @@ def test_large_project_shards(tmp_path):
     shutil.rmtree(repo.root / "_build")
 
 
-def test_languages_give_reciprocal_clusters_and_one_root_index(tmp_path):
+def test_languages_give_reciprocal_clusters_and_one_root_index(tmp_path, capsys):
     """Two language builds (``-D language=de``), each with the full cluster on every page;
     ``sitemapkit index`` joins them and ``validate`` checks reciprocity across both."""
     pages = {"index.rst": "Home\n====\n\n.. toctree::\n\n   guide\n",
@@ -202,10 +202,11 @@ def test_languages_give_reciprocal_clusters_and_one_root_index(tmp_path):
                                       ("x-default", BASE + "en/" + page)]
     assert main(["index", str(build / "en"), str(build / "de"), "-o",
                  str(build / "sitemap.xml"), "--base-url", BASE]) == 0
+    assert "crawlers read robots.txt only at the host root" in capsys.readouterr().err
     report = validate([build], ValidateOptions(base_url=BASE))
     assert report.ok(strict=True), [f.text() for f in report.findings]
     assert report.urls == 4 and not report.has("hreflang-unlisted")
-    assert (build / "robots.txt").read_text() == f"Sitemap: {BASE}sitemap.xml\n"
+    assert not (build / "robots.txt").exists()  # BASE is a sub-path: a note instead
 
 
 def test_language_missing_from_languages_is_a_config_warning(tmp_path):
