@@ -76,6 +76,22 @@ def test_non_canonical_locs_take_the_slow_path(impl, loc):
     assert buf.count == 0
 
 
+# A value already XML-escaped would be escaped again: both twins must hand every named
+# entity to the slow path (which rejects it), at the end and in the middle, while
+# near misses stay on the fast path.
+@pytest.mark.parametrize("entity", ["&amp;", "&lt;", "&gt;", "&quot;", "&apos;"])
+@pytest.mark.parametrize("where", ["end", "middle"])
+def test_pre_escaped_entities_take_the_slow_path(impl, entity, where):
+    path = "a" + entity + ("b" if where == "middle" else "")
+    assert buffer(impl).offer(P + path) == impl.module.SLOW
+
+
+@pytest.mark.parametrize("path", ["a&am", "a&ampx", "a&lt", "a&quo;", "a&gtx;"])
+def test_near_entities_stay_on_the_fast_path(impl, path):
+    assert buffer(impl).offer(P + path) == impl.module.ADDED
+
+
+
 # One case per branch of the encoder: 2-, 3- and 4-byte UTF-8, unsafe ASCII, at the
 # start, middle and end, mixed with characters that need XML escaping.
 @pytest.mark.parametrize(

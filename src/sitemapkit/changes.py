@@ -13,7 +13,6 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 _XML_PAIR = re.compile(rb"<loc>([^<]*)</loc>(?:<lastmod>([^<]*)</lastmod>)?")
 RECORD_VERSION = 1
@@ -26,7 +25,7 @@ class Changes:
     changed: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     baseline: bool = False  # no previous record: this run only starts one
-    record: Any = field(default=None, repr=False)  # the LastmodRecord that was saved
+    record: LastmodRecord | None = field(default=None, repr=False)  # the one saved
     previous: dict[str, str] = field(default_factory=dict, repr=False)
 
     @property

@@ -10,11 +10,10 @@ import os
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from urllib.parse import quote
 
 from . import __version__
 from .cli_tools import add_commands, run_index, run_validate
-from .entries import EntryError, normalize_base_url
+from .entries import EntryError
 from .inputs import FORMATS, InputError, Reader, detect_format, open_input
 from .notify import (
     INDEXNOW_ENDPOINT,
@@ -162,8 +161,8 @@ def _write(args: argparse.Namespace) -> int:
 
 def _announce(args: argparse.Namespace, result: WriteResult,
               indexnow: IndexNowOptions | None) -> int:
-    entry_url = normalize_base_url(args.base_url) + quote(result.entry_point)
-    notes, failures = announce(result.changes, entry_url, indexnow, args.ping)
+    notes, failures = announce(result.changes, result.url(result.entry_point), indexnow,
+                               args.ping)
     if indexnow and indexnow.dry_run and result.changes and result.changes.all:
         for url in result.changes.all:
             print(f"would submit {url}")

@@ -217,13 +217,17 @@ def normalize_base_url(base_url: str) -> str:
     return f"{scheme}://{authority}{tail}"
 
 
+def _check_not_escaped(tail: str, field: str, value: object) -> None:
+    if "&" in tail and ENTITY_IN_URL.search(tail):
+        raise EntryError("loc-escaped-twice", field, value)
+
+
 def normalize_loc(loc: object, base_prefix: str, field: str = "loc") -> str:
     if not isinstance(loc, str):
         raise EntryError("loc-type", field, loc)
     scheme, authority, tail = split_url(loc, field, loc)
     canonical = f"{scheme}://{authority}{tail}"
-    if "&" in tail and ENTITY_IN_URL.search(tail):
-        raise EntryError("loc-escaped-twice", field, loc)
+    _check_not_escaped(tail, field, loc)
     if not canonical.startswith(base_prefix):
         raise EntryError("loc-outside-site", field, loc, f"base URL {base_prefix!r}")
     if len(canonical) > MAX_LOC_LENGTH:
@@ -237,8 +241,7 @@ def normalize_href(href: object) -> str:
         raise EntryError("alternate", "alternate href", href)
     scheme, authority, tail = split_url(href, "alternate href", href)
     canonical = f"{scheme}://{authority}{tail}"
-    if "&" in tail and ENTITY_IN_URL.search(tail):
-        raise EntryError("loc-escaped-twice", "alternate href", href)
+    _check_not_escaped(tail, "alternate href", href)
     if len(canonical) > MAX_LOC_LENGTH:
         raise EntryError("loc-too-long", "alternate href", href, f"{len(canonical)} characters")
     return canonical

@@ -3,11 +3,12 @@ opt-in validation of the output, and the opt-in IndexNow / ping notification."""
 
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urljoin
 
 from .docsite import is_host_root, robots_sitemap_line
 from .notify import IndexNowOptions, NotifyConfigError, announce, load_key, write_key_file
@@ -60,12 +61,11 @@ def after_write(result: WriteResult, out_dir: str | Path, base: str,
                 settings: PublishSettings) -> Outcome:
     outcome = Outcome()
     out = Path(out_dir)
-    entry_url = urljoin(base, quote(result.entry_point))
+    entry_url = result.url(result.entry_point)
     if settings.robots_txt:
         if is_host_root(base):
             robots_sitemap_line(out / "robots.txt",
-                                [urljoin(base, quote(n)) for n in result.index_files]
-                                or [entry_url])
+                                [result.url(n) for n in result.index_files] or [entry_url])
         else:
             outcome.infos.append(f"{base} is a sub-path site; crawlers read robots.txt only at "
                                  f"the host root, so add 'Sitemap: {entry_url}' there")
@@ -77,6 +77,14 @@ def after_write(result: WriteResult, out_dir: str | Path, base: str,
     outcome.infos += notes
     (outcome.errors if settings.fail_on_notify_error else outcome.warnings).extend(failures)
     return outcome
+
+
+def summary_line(result: WriteResult, dated: int, started: float) -> str:
+    """The one info line both plugins print after a build."""
+    return (f"{result.url_count} URLs in {result.shard_count} "
+            f"shard{'s' if result.shard_count != 1 else ''}, {dated} with lastmod -> "
+            f"{os.path.join(result.out_dir, result.entry_point)} "
+            f"({time.perf_counter() - started:.2f} s)")
 
 
 def _validate(out: Path, base: str, settings: PublishSettings, outcome: Outcome) -> None:

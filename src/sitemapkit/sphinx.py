@@ -26,7 +26,7 @@ from .docsite import PageRules, as_lastmod, join_url, same_url
 from .entries import EntryError, UrlEntry
 from .gitdates import GitDatesError, GitOptions, git_dates
 from .hreflang import cluster, pairs_from_config
-from .publish import PublishSettings, after_write, indexnow_settings
+from .publish import PublishSettings, after_write, indexnow_settings, summary_line
 from .writer import ConfigError, NoUrlsError, write_sitemaps
 
 logger = logging.getLogger(__name__)
@@ -279,8 +279,5 @@ def _write(app: Sphinx, entries: list[UrlEntry], docs: list[str], base: str, fil
     if outcome.errors:  # invalid output, or a notification failure the user made fatal
         raise ExtensionError("sitemapkit: " + "\n".join(outcome.errors))
     dated = sum(e.lastmod is not None for e in entries)
-    logger.info(f"sitemapkit: {result.url_count} URLs in {result.shard_count} "
-                f"shard{'s' if result.shard_count != 1 else ''}, {dated} with lastmod -> "
-                f"{os.path.join(app.outdir, result.entry_point)} "
-                f"({time.perf_counter() - started:.2f} s)")
+    logger.info(f"sitemapkit: {summary_line(result, dated, started)}")
     return None

@@ -129,6 +129,11 @@ class WriteResult:
     warnings: list[str] = field(default_factory=list)
     elapsed: float = 0.0
     changes: Changes | None = None  # with changes_file: URLs changed since the last run
+    base_url: str = ""  # normalized URL of out_dir
+
+    def url(self, name: str) -> str:
+        """A written file's URL: names come from options, so percent-encoded like a loc."""
+        return self.base_url + quote(name)
 
     def summary(self) -> str:
         return (f"{self.url_count:,} URLs in {self.shard_count} shard"
@@ -163,7 +168,8 @@ class _Run:
         self.temps: list[Path] = []
         self.clusters = ClusterCheck()
         self.record = LastmodRecord(opts.changes_file, prefix) if opts.changes_file else None
-        self.result = WriteResult(out_dir, str(opts.filename), [], [], [], 0, 0)
+        self.result = WriteResult(out_dir, str(opts.filename), [], [], [], 0, 0,
+                                  base_url=prefix)
 
     # --- streaming -------------------------------------------------------
     def stream(self, entries: Iterable[object]) -> None:
@@ -267,8 +273,7 @@ class _Run:
             name = str(opts.shard_pattern).format(number=shard.number, digest=digest)
             moves.append((tmp, name))
             r.shard_files.append(name)
-            # Shard names come from an option: the same loc form as any entry.
-            entries.append((self.prefix + quote(name), shard.newest_lastmod))
+            entries.append((r.url(name), shard.newest_lastmod))
         index_moves = []
         for number, xml in enumerate(index_xml(entries, opts.max_bytes), start=1):
             name = (str(opts.index_filename) if number == 1

@@ -29,7 +29,7 @@ from ..docsite import HtmlSignals, PageRules, as_lastmod, html_signals, same_url
 from ..entries import EntryError, UrlEntry
 from ..gitdates import GitDates, GitDatesError, GitOptions, git_dates
 from ..notify import NotifyConfigError
-from ..publish import PublishSettings, after_write, indexnow_settings
+from ..publish import PublishSettings, after_write, indexnow_settings, summary_line
 from ..writer import ConfigError, NoUrlsError, write_sitemaps
 from .config import SitemapConfig
 from .i18n import PageRow, file_languages, i18n_plugin, with_alternates, x_default_language
@@ -79,6 +79,8 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             for file in [f for f in files if f.src_uri in ("sitemap.xml", "sitemap.xml.gz")
                          and not _inside(f.abs_src_path, config.docs_dir)]:
                 files.remove(file)
+            if i18n_plugin(config) is not None:
+                return None  # one git pass for all languages, when the last build writes
             # The page list is known now: run the git pass beside the page builds (git in
             # its own process, parsing in a thread) instead of after them.
             paths = self._git_paths(files)
@@ -223,10 +225,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         if outcome.errors:
             raise PluginError("sitemapkit: " + "\n".join(outcome.errors))
         dated = sum(e.lastmod is not None for e in entries)
-        log.info(f"sitemapkit: {result.url_count} URLs in {result.shard_count} "
-                 f"shard{'s' if result.shard_count != 1 else ''}, {dated} with lastmod -> "
-                 f"{os.path.join(config.site_dir, result.entry_point)} "
-                 f"({time.perf_counter() - started:.2f} s)")
+        log.info(f"sitemapkit: {summary_line(result, dated, started)}")
 
 
 def _site_url(config: MkDocsConfig) -> str:

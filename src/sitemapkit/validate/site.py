@@ -6,7 +6,7 @@ from __future__ import annotations
 import gzip
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -114,15 +114,18 @@ class _Tree:
         self._unreferenced(files)
         self._robots()
 
-    def _find(self) -> list[Path]:
-        found = []
+    def _walk(self) -> Iterator[Path]:
+        """Files with a sitemap suffix below the root, in a stable order, skipping dot dirs."""
         for dirpath, dirnames, filenames in os.walk(self.root):
             dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
             for name in sorted(filenames):
-                if not name.startswith(".") and "sitemap" in name.lower() and \
-                        name.lower().endswith(SITEMAP_SUFFIXES):
-                    found.append(Path(dirpath) / name)
-        return found
+                if name.lower().endswith(SITEMAP_SUFFIXES):
+                    yield Path(dirpath) / name
+
+    def _find(self) -> list[Path]:
+        """What a directory run checks: names containing 'sitemap' (not dotfiles)."""
+        return [p for p in self._walk()
+                if not p.name.startswith(".") and "sitemap" in p.name.lower()]
 
     def _drop_copies(self, files: list[Path]) -> list[Path]:
         """``X.xml.gz`` holding exactly ``X.xml`` is one sitemap (MkDocs writes both)."""
@@ -198,11 +201,8 @@ class _Tree:
         """Every sitemap-like file below the root by name (index mapping without a base)."""
         if self._by_name is None:
             self._by_name = {}
-            for dirpath, dirnames, filenames in os.walk(self.root):
-                dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-                for name in sorted(filenames):
-                    if name.lower().endswith(SITEMAP_SUFFIXES):
-                        self._by_name.setdefault(name, []).append(Path(dirpath) / name)
+            for path in self._walk():
+                self._by_name.setdefault(path.name, []).append(path)
         return self._by_name
 
     def _unreferenced(self, files: list[Path]) -> None:

@@ -57,7 +57,9 @@ class XmlCheck:
         self.loc_count = 0
         self.links: list[tuple[str, str | None, int]] = []  # hreflang, href key, line
         self.entry_line = 0
-        self.skip_depth = 0  # inside an allowed extension element
+        self.skip_depth = 0  # inside an element whose content is not checked further
+        self.link_depth = 0  # inside an xhtml:link (which must be empty)
+        self._last = ""  # the previous child element, for order messages
         self.origin: str | None = None
         self.day: str | None = None  # the one calendar day of every lastmod, if only one
         self.many_days = False
@@ -224,9 +226,6 @@ class XmlCheck:
             self.say("error", "index-format", f"<{_show(name)}> is not allowed in <sitemap>; "
                      "only <loc> and <lastmod>")
         self.skip_depth = self.depth
-
-    _last = ""
-    link_depth = 0
 
     def link(self, attrs: dict[str, str]) -> None:
         extra = sorted(set(attrs) - LINK_ATTRS)
