@@ -7,6 +7,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
+from gitref import reference_date
 from gitrepo import Repo
 
 from sitemapkit.gitdates import GitDatesError, GitOptions, git_dates
@@ -250,3 +251,133 @@ def test_bad_options():
         git_dates([], GitOptions(date_kind="commit"))  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="untracked"):
         git_dates([], GitOptions(untracked="guess"))  # type: ignore[arg-type]
+
+
+def _lines(tag: str, n: int = 20) -> str:
+    return "".join(f"line {i} of {tag}\n" for i in range(n))
+
+
+def test_pure_rename_from_another_folder_keeps_the_content_date(repo):
+    """knative: docs/blog/** came from blog/docs/** in a pure move; only docs/ is asked."""
+    repo.commit("2022-05-05T05:00:00+02:00", {f"blog/docs/post{i}.md": _lines(f"p{i}")
+                                              for i in range(5)})
+    repo.commit("2022-06-06T06:00:00+02:00", {"blog/docs/post1.md": _lines("p1 edited")})
+    repo.git("mv", "blog/docs", "docs/blog")
+    repo.commit("2024-01-01T00:00:00Z", message="move the blog")
+    posts = sorted((repo.root / "docs/blog").glob("*.md"))
+    result = git_dates(posts)
+    got = {p.name: iso(result.get(p)) for p in posts}
+    assert got == {"post0.md": "2022-05-05T05:00:00+02:00", "post1.md": "2022-06-06T06:00:00+02:00",
+                   "post2.md": "2022-05-05T05:00:00+02:00", "post3.md": "2022-05-05T05:00:00+02:00",
+                   "post4.md": "2022-05-05T05:00:00+02:00"}
+    repo.git("mv", "docs/blog/post2.md", "post2.md")  # out to the root and back again
+    repo.commit("2024-02-01T00:00:00Z")
+    repo.git("mv", "post2.md", "docs/blog/post2.md")
+    repo.commit("2024-03-01T00:00:00Z")
+    back = repo.root / "docs/blog/post2.md"
+    assert iso(git_dates([back]).get(back)) == "2022-05-05T05:00:00+02:00"
+
+
+def test_mass_move_then_ignored_sweeps_keep_each_pages_own_date(repo):
+    """peps: 40 files moved into the docs folder, then mechanical commits listed as ignored."""
+    for i in range(40):
+        repo.commit(f"2020-01-{1 + i % 28:02d}T{i % 24:02d}:00:00Z",
+                    {f"pep-{i:04d}.rst": _lines(str(i))})
+    (repo.root / "peps").mkdir()
+    for i in range(40):
+        repo.git("mv", f"pep-{i:04d}.rst", f"peps/pep-{i:04d}.rst")
+    repo.commit("2023-09-09T00:00:00Z", message="move into peps/")
+    sweeps = []
+    for n in range(3):
+        sweeps.append(repo.commit(f"2025-02-01T0{n}:00:00Z", {
+            f"peps/pep-{i:04d}.rst": (repo.root / f"peps/pep-{i:04d}.rst").read_text() + "\n"
+            for i in range(n, 40, 3)}, message="remove headers"))
+    repo.commit("2025-03-01T00:00:00Z", {"peps/pep-0007.rst": _lines("seven, for real")})
+    pages = sorted((repo.root / "peps").glob("*.rst"))
+    result = git_dates(pages, GitOptions(ignore_revs=tuple(sweeps)))
+    for page in pages:
+        rel = page.relative_to(repo.root).as_posix()
+        assert iso(result.get(page)) == reference_date(repo.root, rel, set(sweeps)), rel
+    assert iso(result.get(repo.root / "peps/pep-0007.rst")) == "2025-03-01T00:00:00+00:00"
+    assert iso(result.get(repo.root / "peps/pep-0003.rst")) == "2020-01-04T03:00:00+00:00"
+    assert result.git_calls == 4
+
+
+def test_content_made_by_a_merge_takes_the_merge_date(repo):
+    """mkdocs-material: both sides edited the page; the merge's result is new content."""
+    repo.commit("2024-01-01T00:00:00Z", {"docs/both.md": _lines("base"),
+                                         "docs/side.md": _lines("side base")})
+    repo.git("checkout", "-q", "-b", "feature")
+    text = _lines("base").replace("line 1 of", "side 1 of")
+    repo.commit("2024-01-05T00:00:00Z", {"docs/both.md": text, "docs/side.md": _lines("s2")})
+    repo.git("checkout", "-q", "main")
+    repo.commit("2024-01-06T00:00:00Z",
+                {"docs/both.md": _lines("base").replace("line 19 of", "main 19 of")})
+    repo.git("merge", "-q", "--no-ff", "feature", "-m", "merge",
+             env={"GIT_COMMITTER_DATE": "2024-01-07T00:00:11Z",
+                  "GIT_AUTHOR_DATE": "2024-01-07T00:00:11Z"})
+    both, side = repo.root / "docs/both.md", repo.root / "docs/side.md"
+    result = git_dates([both, side])
+    assert iso(result.get(both)) == "2024-01-07T00:00:11+00:00" == \
+        reference_date(repo.root, "docs/both.md")
+    assert iso(result.get(side)) == "2024-01-05T00:00:00+00:00" == \
+        reference_date(repo.root, "docs/side.md")
+    assert result.git_calls == 5  # the merges log joined in
+
+
+def test_a_date_does_not_depend_on_the_other_paths_asked(repo):
+    repo.commit("2021-01-01T00:00:00Z", {"x.rst": _lines("x")})
+    repo.git("mv", "x.rst", "docs/x.rst")
+    repo.commit("2024-01-01T00:00:00Z")
+    x = repo.root / "docs/x.rst"
+    assert iso(git_dates([x]).get(x)) == iso(git_dates([x, repo.root / "README.md"]).get(x)) \
+        == "2021-01-01T00:00:00+00:00"
+
+
+def test_a_missing_object_is_loud_retried_without_renames_and_never_cached(repo, tmp_path):
+    """argo-cd: `git log -M` dies on a missing blob; the result must not be cached."""
+    repo.commit("2024-01-01T00:00:00Z", {"blog/x.md": _lines("x"), "blog/p.md": _lines("p")})
+    repo.git("mv", "blog/x.md", "docs/x.md")
+    repo.git("mv", "blog/p.md", "docs/p.md")
+    repo.write("docs/x.md", _lines("x") + "an edit\n")
+    repo.commit("2024-02-01T00:00:00Z")
+    repo.commit("2024-03-01T00:00:00Z", {"docs/index.md": "home, edited"})
+    blob = repo.git("rev-parse", "HEAD~2:blog/x.md").strip()
+    loose = repo.root / ".git/objects" / blob[:2] / blob[2:]
+    saved = loose.read_bytes()
+    loose.unlink()
+    pages = [repo.root / "docs/p.md", repo.root / "docs/x.md", repo.root / "docs/index.md"]
+    opts = GitOptions(cache_dir=str(tmp_path / "cache"))
+    broken = git_dates(pages, opts)
+    assert len(broken.warnings) == 1
+    assert f"unable to read {blob}" in broken.warnings[0]
+    assert "without rename detection" in broken.warnings[0]
+    assert [iso(broken.get(p)) for p in pages] == [  # p.md: its move date, said above
+        "2024-02-01T00:00:00+00:00", "2024-02-01T00:00:00+00:00", "2024-03-01T00:00:00+00:00"]
+    assert not list((tmp_path / "cache").glob("*.json"))
+    again = git_dates(pages, opts)
+    assert again.warnings == broken.warnings  # still loud: nothing was cached
+    loose.parent.mkdir(exist_ok=True)
+    loose.write_bytes(saved)
+    repaired = git_dates(pages, opts)
+    assert not repaired.warnings
+    assert iso(repaired.get(pages[0])) == "2024-01-01T00:00:00+00:00"
+    assert git_dates(pages, opts).dates == repaired.dates  # now from the cache
+
+
+def test_when_every_pass_fails_the_pages_are_undated_and_counted(repo, tmp_path):
+    repo.commit("2024-01-01T00:00:00Z", {"docs/a.md": "a", "docs/b.md": "b"})
+    repo.commit("2024-02-01T00:00:00Z", {"docs/a.md": "a2"})
+    repo.commit("2024-03-01T00:00:00Z", {"docs/b.md": "b2"})
+    tree = repo.git("rev-parse", "HEAD~2^{tree}").strip()
+    (repo.root / ".git/objects" / tree[:2] / tree[2:]).unlink()
+    pages = [repo.root / "docs/a.md", repo.root / "docs/b.md"]
+    result = git_dates(pages, GitOptions(cache_dir=str(tmp_path / "c")))
+    assert iso(result.get(pages[1])) == "2024-03-01T00:00:00+00:00"
+    assert result.get(pages[0]) is None
+    assert len(result.warnings) == 1
+    assert tree in result.warnings[0]  # git's own words name the object
+    assert result.warnings[0].endswith("1 page could not be dated")
+    assert "1 page could not be dated: git failed (see the warning): lastmod omitted" in \
+        result.notes
+    assert not list((tmp_path / "c").glob("*.json"))

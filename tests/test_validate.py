@@ -126,6 +126,10 @@ CASES: list[tuple[str, str, dict[str, str | bytes], str, dict[str, object]]] = [
                                  "hidden/index.html": HTML.format(
                                      '<meta name="robots" content="noindex">')},
      "noindex", {"site": True}),
+    ("page-redirect", "warning", {"sitemap.xml": urlset(url(B + "old/")),
+                                  "old/index.html": HTML.format(
+                                      '<meta http-equiv="refresh" content="0; url=../new/">')},
+     "redirect stub", {"site": True}),
     ("page-canonical", "warning", {"sitemap.xml": urlset(url(B + "copy.html")),
                                    "copy.html": HTML.format(
                                        f'<link rel="canonical" href="{B}orig.html">')},
@@ -375,3 +379,12 @@ def test_fifty_thousand_url_shard_streams(tmp_path):
     site = make_site(tmp_path, {"sitemap.xml.gz": gz(body)})
     report, lines = check(site)
     assert lines == [] and report.urls == 50_000
+
+
+def test_an_unlisted_alternate_named_twice_is_reported_once(tmp_path):
+    """`en` and `x-default` usually name one URL: one warning for it, not two."""
+    pairs = [("en", EN), ("de", DE), ("x-default", DE)]
+    report, lines = check(make_site(tmp_path, {"sitemap.xml": urlset(cluster_url(EN, pairs),
+                                                                     xhtml=True)}))
+    unlisted = [f for f in report.findings if f.id == "hreflang-unlisted"]
+    assert len(unlisted) == 1 and DE in unlisted[0].message, "\n".join(lines)

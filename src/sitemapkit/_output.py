@@ -1,22 +1,29 @@
-"""Atomic, owned output: temp files beside their target, a manifest, a lock.
+"""Atomic, owned output: temp files beside their target, a lock, the previous set.
 
-sitemapkit only ever deletes files listed in its own manifest or temp files
-carrying its own prefix, never anything else in the output directory.
+Nothing internal stays in the output directory (it is what gets published): the lock
+is an ``flock`` on the directory itself, and the previous set is read from the live
+entry point (the shards its index lists) rather than from a manifest. During a commit
+a journal temp file lists the new names, so that the next run can remove the shards
+of a commit that was killed before its entry point went live. sitemapkit only ever
+deletes such files and temp files carrying its own prefix, never anything else.
 """
 
 from __future__ import annotations
 
 import contextlib
+import html
 import json
 import os
+import re
 import secrets
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from urllib.parse import unquote
 
-MANIFEST = ".sitemapkit-manifest.json"
-LOCK = ".sitemapkit.lock"
 TMP_PREFIX = ".sitemapkit-tmp-"
+JOURNAL = "journal.json"
+_LOC = re.compile(rb"<loc>\s*([^<]*?)\s*</loc>")
 
 
 class OutputError(OSError):
@@ -61,13 +68,14 @@ def prepare_dir(out_dir: str | os.PathLike[str], follow_symlink: bool = False) -
 
 @contextlib.contextmanager
 def locked(out_dir: Path, timeout: float) -> Iterator[None]:
-    """Serialize writers on one directory (CI retries): an flock on a lock file."""
+    """Serialize writers on one directory (CI retries): an flock on the directory
+    itself, so no lock file is left in what gets published."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - Windows: no cross-process lock
         yield
         return
-    fd = os.open(out_dir / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    fd = os.open(out_dir, os.O_RDONLY)
     try:
         deadline = time.monotonic() + timeout
         while True:
@@ -76,7 +84,7 @@ def locked(out_dir: Path, timeout: float) -> Iterator[None]:
                 break
             except BlockingIOError:
                 if time.monotonic() > deadline:
-                    raise OutputError(f"another sitemapkit writer holds {out_dir / LOCK} "
+                    raise OutputError(f"another sitemapkit writer is writing into {out_dir} "
                                       f"(waited {timeout:g} s)") from None
                 time.sleep(0.05)
         yield
@@ -112,20 +120,45 @@ def sync_dir(out_dir: Path) -> None:
             os.close(fd)
 
 
-def remove_stale_temps(out_dir: Path) -> None:
-    """Temp files of writers that died (we hold the lock, so none is live)."""
+def remove_stale_temps(out_dir: Path, live: Iterable[str]) -> None:
+    """Temp files of writers that died (we hold the lock, so none is live), and the
+    shards a killed commit renamed into place that the live entry point never named."""
+    keep = set(live)
     for path in out_dir.glob(TMP_PREFIX + "*"):
+        if path.name.endswith("-" + JOURNAL):
+            with contextlib.suppress(OSError, ValueError, TypeError):
+                names = json.loads(path.read_text("utf-8"))
+                remove_owned(out_dir, [n for n in names if isinstance(n, str) and n not in keep])
         with contextlib.suppress(FileNotFoundError):
             path.unlink()
 
 
-def read_manifest(out_dir: Path) -> list[str]:
-    try:
-        data = json.loads((out_dir / MANIFEST).read_text("utf-8"))
-        files = data["files"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return []
-    return [f for f in files if isinstance(f, str) and _is_plain(f)]
+def live_set(out_dir: Path, entry_point: str, extra_indexes: re.Pattern[str]) -> list[str]:
+    """The set sitemapkit published last: the entry point, its ``.gz`` copy, extra
+    indexes, and every shard those indexes list (by the last segment of each loc)."""
+    indexes = [entry_point] + sorted(p.name for p in out_dir.iterdir()
+                                     if extra_indexes.fullmatch(p.name))
+    names = [entry_point, entry_point + ".gz", *indexes[1:]]
+    for index in indexes:
+        try:
+            with open(out_dir / index, "rb") as fh:
+                head = fh.read(1024)
+                if b"<sitemapindex" not in head:
+                    continue
+                data = head + fh.read()
+        except OSError:
+            continue
+        for loc in _LOC.findall(data):
+            last = html.unescape(loc.decode("utf-8", "replace")).rsplit("/", 1)[-1]
+            names.append(unquote(last))
+    return [n for n in dict.fromkeys(names) if _is_plain(n) and (out_dir / n).exists()]
+
+
+def write_journal(out_dir: Path, names: list[str], fsync: bool) -> Path:
+    """The names a commit is about to make live, for the next run if this one dies."""
+    path = temp_path(out_dir, JOURNAL)
+    write_file(path, json.dumps(names).encode(), fsync)
+    return path
 
 
 def _is_plain(name: str) -> bool:
@@ -136,24 +169,12 @@ def _is_plain(name: str) -> bool:
     return True
 
 
-def write_manifest(out_dir: Path, files: list[str], entry_point: str, fsync: bool) -> None:
-    data = json.dumps({"tool": "sitemapkit", "version": 1, "entry_point": entry_point,
-                       "files": files}, indent=1).encode()
-    tmp = temp_path(out_dir, MANIFEST.lstrip("."))
-    write_file(tmp, data, fsync)
-    try:
-        os.replace(tmp, out_dir / MANIFEST)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
 SITEMAP_SUFFIXES = (".xml", ".xml.gz", ".txt", ".txt.gz")
 
 
 def remove_owned(out_dir: Path, names: list[str]) -> None:
-    """Delete files we wrote. A hand-edited or hostile manifest cannot make us delete
-    anything that is not a plain sitemap-like file name in this directory."""
+    """Delete files we wrote. A hand-edited or hostile index or journal cannot make us
+    delete anything that is not a plain sitemap-like file name in this directory."""
     for name in names:
         if not _is_plain(name) or not name.endswith(SITEMAP_SUFFIXES):
             continue

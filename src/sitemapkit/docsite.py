@@ -29,25 +29,30 @@ def _attrs(tag: str) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class HtmlSignals:
-    """What a rendered page says about itself: robots noindex and its canonical URL."""
+    """What a rendered page says about itself: robots noindex, a meta refresh (a
+    redirect stub, not a page) and its canonical URL."""
 
     noindex: bool = False
     canonical: str | None = None
+    redirect: bool = False
 
 
 def html_signals(html: str) -> HtmlSignals:
     """Scan only the <head> (fast, and body text cannot trigger it)."""
     end = _HEAD_END.search(html)
     head = html[: end.start()] if end else html[:65536]
-    noindex = False
+    noindex = redirect = False
     for tag in _META.findall(head):
         lowered = tag.lower()
-        if "robots" not in lowered and "googlebot" not in lowered:
+        if "robots" not in lowered and "googlebot" not in lowered and "refresh" not in lowered:
             continue  # most meta tags: skip the attribute parse
         a = _attrs(tag)
         if a.get("name", "").lower() in ("robots", "googlebot") and \
                 "noindex" in a.get("content", "").lower().replace(" ", "").split(","):
             noindex = True
+        if a.get("http-equiv", "").lower() == "refresh" and "url=" in \
+                a.get("content", "").lower().replace(" ", ""):
+            redirect = True
     canonical = None
     for tag in _LINK.findall(head):
         if "canonical" not in tag.lower():
@@ -55,7 +60,7 @@ def html_signals(html: str) -> HtmlSignals:
         a = _attrs(tag)
         if "canonical" in a.get("rel", "").lower().split() and a.get("href"):
             canonical = a["href"]
-    return HtmlSignals(noindex, canonical)
+    return HtmlSignals(noindex, canonical, redirect)
 
 
 def same_url(a: str, b: str) -> bool:

@@ -2,8 +2,9 @@
 
 Host-agnostic: give it file paths, get back ``{path: datetime}`` (the commit's own
 UTC offset kept) plus a reason for every path it could not date. Per repository it
-runs a constant number of git processes (rev-parse, ls-files, status, one log),
-whatever the number of files, and none at all for a cached HEAD.
+runs a constant number of git processes (rev-parse, ls-files, status, one log, and a
+second log over merges when a page's history passes through one), whatever the number
+of files, and no log at all for a cached HEAD. The walk itself is in ``_history``.
 """
 
 from __future__ import annotations
@@ -14,11 +15,13 @@ import json
 import os
 import shutil
 import subprocess
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
+
+from ._history import GitFailed, Group, WalkResult, WalkSpec, git_command, walk
 
 Policy = Literal["omit", "mtime", "build-time"]
 POLICIES = ("omit", "mtime", "build-time")
@@ -30,8 +33,13 @@ STATES = {  # state -> (one page ..., several pages ...)
     "no-git": ("could not be dated: no git executable",) * 2,
     "not-a-repo": ("is not in a git repository", "are not in a git repository"),
     "no-commits": ("is in a repository with no commits", "are in a repository with no commits"),
+    "git-error": ("could not be dated: git failed (see the warning)",) * 2,
+    "shallow": ("last changed beyond the shallow clone's boundary",) * 2,
+    "no-history": ("has no commit in the walked history", "have no commit in the walked history"),
 }
-CACHE_VERSION = 1
+WHAT = {"omit": "lastmod omitted", "mtime": "used the file's mtime",
+        "build-time": "used the build time"}
+CACHE_VERSION = 2
 
 
 class GitDatesError(RuntimeError):
@@ -77,18 +85,36 @@ class GitDates:
     warnings: list[str] = field(default_factory=list)
     git_calls: int = 0
     from_git: int = 0
+    states: dict[str, str] = field(default_factory=dict)  # path -> why git gave no date
+    policies: dict[str, Policy] = field(default_factory=dict)  # state -> policy applied
 
     def get(self, path: str | os.PathLike[str]) -> datetime | None:
         return self.dates.get(_absolute(path))
 
+    def notes_for(self, paths: Iterable[str | os.PathLike[str]]) -> list[str]:
+        """One line per reason, counting only ``paths`` (the pages a sitemap lists)."""
+        counts: dict[str, int] = {}
+        for path in {_absolute(p) for p in paths}:
+            state = self.states.get(path)
+            if state is not None:
+                counts[state] = counts.get(state, 0) + 1
+        return [f"{n:,} page{'s' if n != 1 else ''} {STATES[state][n != 1]}: "
+                f"{WHAT[self.policies.get(state, 'omit')]}" for state, n in counts.items()]
+
 
 def git_dates(paths: Iterable[str | os.PathLike[str]],
-              options: GitOptions | None = None) -> GitDates:
-    """Date every path from its repository's history (see module docstring)."""
+              options: GitOptions | None = None, *,
+              extra: Iterable[str | os.PathLike[str]] = ()) -> GitDates:
+    """Date every path from its repository's history (see module docstring).
+
+    ``extra`` paths (a page's included files, its translation catalog) are dated in the
+    same pass when git can; they get no policy and no note, since they are not pages.
+    """
     opts = options or GitOptions()
     opts.check()
     result = GitDates()
-    wanted = sorted({_absolute(p) for p in paths})
+    counted = {_absolute(p) for p in paths}
+    wanted = sorted(counted | {_absolute(p) for p in extra})
     fallback: dict[str, list[str]] = {}
     git = shutil.which("git")
     by_repo: dict[str, list[str]] = {}
@@ -104,7 +130,8 @@ def git_dates(paths: Iterable[str | os.PathLike[str]],
     for root, files in by_repo.items():
         assert git is not None
         _Repo(git, root, opts, result).date(files, fallback)
-    _apply_policies(fallback, opts, result)
+    _apply_policies(fallback, opts, result, counted)
+    result.notes = result.notes_for(counted)
     return result
 
 
@@ -129,11 +156,15 @@ def _repo_root(directory: str, memo: dict[str, str | None]) -> str | None:
     return memo[directory]
 
 
-def _apply_policies(fallback: dict[str, list[str]], opts: GitOptions, out: GitDates) -> None:
+def _apply_policies(fallback: dict[str, list[str]], opts: GitOptions, out: GitDates,
+                    counted: set[str]) -> None:
     now = datetime.now(timezone.utc).replace(microsecond=0)
     for state, files in fallback.items():
-        policy = opts.policy(state)
+        policy = out.policies[state] = opts.policy(state)
         for path in files:
+            if path not in counted:
+                continue  # an extra path: simply undated
+            out.states[path] = state
             if policy == "mtime" and os.path.exists(path):
                 out.dates[path] = datetime.fromtimestamp(int(os.stat(path).st_mtime),
                                                          timezone.utc)
@@ -141,21 +172,6 @@ def _apply_policies(fallback: dict[str, list[str]], opts: GitOptions, out: GitDa
                 out.dates[path] = now
             else:
                 out.unknown[path] = state
-        what = {"omit": "lastmod omitted", "mtime": "used the file's mtime",
-                "build-time": "used the build time"}[policy]
-        many = len(files) != 1
-        out.notes.append(f"{len(files)} page{'s' if many else ''} {STATES[state][many]}: {what}")
-
-
-def _tokens(stream: Iterable[bytes]) -> Iterator[bytes]:
-    """NUL-separated tokens from a byte stream, without holding it all."""
-    rest = b""
-    for chunk in stream:
-        parts = (rest + chunk).split(b"\0")
-        rest = parts.pop()
-        yield from parts
-    if rest:
-        yield rest
 
 
 class _Repo:
@@ -165,11 +181,12 @@ class _Repo:
 
     def _run(self, *args: str) -> bytes:
         self.out.git_calls += 1
-        done = subprocess.run([self.git, "--literal-pathspecs", "-c", "core.quotepath=false",
-                               *args], cwd=self.root, capture_output=True, check=False)
+        done = subprocess.run(git_command(self.git, *args), cwd=self.root,
+                              capture_output=True, check=False)
         if done.returncode != 0:
-            raise GitDatesError(f"git {args[0]} failed in {self.root}: "
-                                f"{done.stderr.decode(errors='replace').strip()}")
+            words = done.stderr.decode(errors="replace").strip().splitlines()
+            raise GitFailed(f"git {args[0]} failed in {self.root}: "
+                            f"{words[-1] if words else f'exit status {done.returncode}'}")
         return done.stdout
 
     def date(self, files: list[str], fallback: dict[str, list[str]]) -> None:
@@ -179,13 +196,16 @@ class _Repo:
         try:
             info = self._run("rev-parse", "--git-path", "shallow", "--is-shallow-repository",
                              "HEAD").decode().split("\n")
-        except GitDatesError as exc:
+        except GitFailed as exc:
             fallback.setdefault("no-commits", []).extend(files)
             self.out.warnings.append(str(exc))
             return
         shallow_file, is_shallow, head = Path(info[0]), info[1] == "true", info[2]
-        tracked = {os.fsdecode(p) for p in self._run("ls-files", "-z", "--", scope)
-                   .split(b"\0") if p}
+        try:
+            tracked = {os.fsdecode(p) for p in self._run("ls-files", "-z", "--", scope)
+                       .split(b"\0") if p}
+        except GitFailed as exc:
+            return self._failed(str(exc), files, fallback)
         boundary: set[str] = set()
         if is_shallow:
             path = shallow_file if shallow_file.is_absolute() else self.root / shallow_file
@@ -196,14 +216,16 @@ class _Repo:
             if self.opts.shallow == "error":
                 raise GitDatesError(message)
             self.out.warnings.append(message)
-        status = self._start("status", "--porcelain=v1", "-z", "--untracked-files=all", "--",
-                             scope)  # runs beside the log pass, on the other core
+        status = _Background(self.git, self.root, ["status", "--porcelain=v1", "-z",
+                                                   "--untracked-files=all", "--", scope])
+        self.out.git_calls += 1  # status runs beside the log pass, on the other core
         try:
-            dated = self._dates(head, scope, tracked, boundary)
+            dated, shallow, failed = self._dates(head, [r for r in rel.values() if r in tracked],
+                                                 boundary)
         finally:
-            out, _ = status.communicate()
-        if status.returncode != 0:
-            raise GitDatesError(f"git status failed in {self.root}")
+            out, error = status.finish()
+        if error:
+            return self._failed(error, files, fallback)
         dirty, untracked = _parse_status(out)
         for f, r in rel.items():
             if r in dirty:
@@ -213,78 +235,91 @@ class _Repo:
             elif r in dated:
                 self.out.dates[f] = datetime.fromisoformat(dated[r])
                 self.out.from_git += 1
+            elif r in failed:
+                fallback.setdefault("git-error", []).append(f)
             elif r in tracked:
-                self.out.unknown[f] = "shallow" if boundary else "no-history"
+                state = self.out.unknown[f] = "shallow" if r in shallow else "no-history"
+                self.out.states[f] = state
             else:
                 fallback.setdefault("not-in-git", []).append(f)
-        shallow_unknown = sum(1 for f in files if self.out.unknown.get(f) == "shallow")
-        if shallow_unknown:
-            self.out.notes.append(f"{shallow_unknown} pages last changed beyond the shallow "
-                                  "clone's boundary: lastmod omitted")
 
-    def _start(self, *args: str) -> subprocess.Popen[bytes]:
-        self.out.git_calls += 1
-        return subprocess.Popen([self.git, "--literal-pathspecs", "-c", "core.quotepath=false",
-                                 *args], cwd=self.root, stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL)
+    def _failed(self, error: str, files: list[str], fallback: dict[str, list[str]]) -> None:
+        self.out.warnings.append(f"{error}: {_pages(len(files))} could not be dated")
+        fallback.setdefault("git-error", []).extend(files)
 
-
-    # --- the one log pass, with a cache keyed by HEAD ----------------------
+    # --- the one history walk, with a cache keyed by HEAD ----------------------
     def _cache_path(self) -> Path | None:
         if not self.opts.cache_dir:
             return None
         digest = hashlib.sha1(str(self.root).encode()).hexdigest()[:16]
         return Path(self.opts.cache_dir) / f"gitdates-{digest}.json"
 
-    def _cache_key(self, scope: str) -> str:
-        return json.dumps([CACHE_VERSION, self.opts.date_kind, sorted(self._ignored()), scope])
+    def _dates(self, head: str, targets: list[str],
+               boundary: set[str]) -> tuple[dict[str, str], set[str], set[str]]:
+        """(dates, shallow, failed): targets -> ISO dates; never caches a failed pass."""
+        spec = WalkSpec(self.git, self.root, self.opts.date_kind, frozenset(self._ignored()),
+                        frozenset(boundary))
+        key = json.dumps([CACHE_VERSION, spec.date_kind, sorted(spec.ignored)])
+        cache = None if boundary else self._cache_path()
+        old = _load(cache) if cache else {}
+        cached = old.get("dates") if old.get("key") == key else None
+        dates: dict[str, str] = {}
+        todo = targets
+        if isinstance(cached, dict) and old.get("head") == head:
+            dates = {t: cached[t] for t in targets if t in cached}
+            todo = [t for t in targets if t not in cached]
+        elif isinstance(cached, dict) and isinstance(old.get("head"), str):
+            todo = self._incremental(spec, str(old["head"]), head, todo, cached, dates)
+        walked = self._walk(spec, head, {head: {t: [t] for t in todo}}) if todo else None
+        if walked is not None:
+            dates.update(walked.dates)
+        clean = walked is None or not walked.error
+        if cache and clean:
+            keep = cached if isinstance(cached, dict) and old.get("head") == head else {}
+            _store(cache, {"head": head, "key": key, "dates": {**keep, **dates}})
+        if walked is None:
+            return dates, set(), set()
+        return dates, walked.shallow, set(walked.leftover()) if walked.error else set()
 
-    def _dates(self, head: str, scope: str, tracked: set[str],
-               boundary: set[str]) -> dict[str, str]:
-        cache = self._cache_path()
-        key = self._cache_key(scope)
-        old: dict[str, object] = {}
-        if cache and cache.exists():
-            with contextlib.suppress(OSError, ValueError):
-                old = json.loads(cache.read_text("utf-8"))
-        if old.get("key") == key and not boundary:
-            cached = old.get("dates")
-            if old.get("head") == head and isinstance(cached, dict):
-                return cached
-            if cache and isinstance(cached, dict) and isinstance(old.get("head"), str):
-                dates = self._incremental(str(old["head"]), head, scope, tracked, cached)
-                if dates is not None:
-                    self._store(cache, head, key, dates)
-                    return dates
-        dates = self._log(head, scope, tracked, boundary)
-        if cache and not boundary:
-            self._store(cache, head, key, dates)
-        return dates
+    def _incremental(self, spec: WalkSpec, old: str, head: str, todo: list[str],
+                     cached: dict[str, Any], dates: dict[str, str]) -> list[str]:
+        """Walk only old..head; chains that reach ``old`` take the cached answer there.
+        Returns the targets that still need a full walk."""
+        result = walk(spec, [head, f"^{old}"], {head: {t: [t] for t in todo}})
+        self.out.git_calls += result.calls
+        if result.error:
+            return todo  # e.g. the old head is gone: start again
+        dates.update(result.dates)
+        rest = []
+        for commit, group in result.waiting.items():
+            for path, targets in group.items():
+                if commit == old and isinstance(cached.get(path), str):
+                    dates.update((t, cached[path]) for t in targets)
+                else:
+                    rest.extend(targets)
+        return rest
 
-    def _store(self, cache: Path, head: str, key: str, dates: dict[str, str]) -> None:
-        with contextlib.suppress(OSError):
-            cache.parent.mkdir(parents=True, exist_ok=True)
-            tmp = cache.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(json.dumps({"head": head, "key": key, "dates": dates}), "utf-8")
-            os.replace(tmp, cache)
-
-    def _incremental(self, old: str, head: str, scope: str, tracked: set[str],
-                     cached: dict[str, str]) -> dict[str, str] | None:
-        """Update a cached map from old..head; None when old is not an ancestor."""
-        self.out.git_calls += 1
-        ancestor = subprocess.run([self.git, "merge-base", "--is-ancestor", old, head],
-                                  cwd=self.root, capture_output=True, check=False)
-        if ancestor.returncode != 0:
-            return None
-        fresh = self._walk(f"{old}..{head}", scope, tracked, set(), carry=cached)
-        dates = {p: d for p, d in cached.items() if p in tracked}
-        dates.update(fresh)
-        if not tracked <= dates.keys():
-            return None  # something the cache never dated: start again
-        return dates
-
-    def _log(self, head: str, scope: str, tracked: set[str], boundary: set[str]) -> dict[str, str]:
-        return self._walk(head, scope, tracked, boundary)
+    def _walk(self, spec: WalkSpec, head: str, start: dict[str, Group]) -> WalkResult:
+        """The full walk; if rename detection fails (a missing blob), once more without."""
+        result = walk(spec, [head], start)
+        self.out.git_calls += result.calls
+        if result.error and spec.renames:
+            retry = walk(replace(spec, renames=False), [head], result.waiting)
+            self.out.git_calls += retry.calls
+            if not retry.error:
+                self.out.warnings.append(
+                    f"{result.error} (in {self.root}); dated {_pages(len(retry.dates))} "
+                    "again without rename detection, so moved pages may show their move "
+                    "date. Repair the repository (git fsck; a partial clone needs a full "
+                    "fetch)")
+            retry.dates.update(result.dates)
+            retry.shallow |= result.shallow
+            retry.error = result.error  # never cached
+            result = retry
+        if result.error and result.leftover():
+            self.out.warnings.append(f"{result.error} (in {self.root}): "
+                                     f"{_pages(len(result.leftover()))} could not be dated")
+        return result
 
     def _ignored(self) -> set[str]:
         revs = {r.strip().lower() for r in self.opts.ignore_revs if r.strip()}
@@ -297,71 +332,41 @@ class _Repo:
                         revs.add(line)
         return revs
 
-    def _walk(self, rev: str, scope: str, targets: set[str], boundary: set[str],
-              carry: dict[str, str] | None = None) -> dict[str, str]:
-        """One ``git log`` newest first: the first real change of each target wins.
 
-        ``alias`` maps a path as it was named in older commits to the current path
-        (pure renames carry the older date; renames with edits are changes).
-        ``carry``: for an incremental walk, dates of paths before the range.
-        """
-        ignored = self._ignored()
-        fmt = "%x1e%H %cI" if self.opts.date_kind == "committer" else "%x1e%H %aI"
-        args = [self.git, "--literal-pathspecs", "-c", "core.quotepath=false", "log", "-z",
-                f"--format={fmt}", "--name-status", "-M", rev, "--", scope]
-        self.out.git_calls += 1
-        proc = subprocess.Popen(args, cwd=self.root, stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL)
-        assert proc.stdout is not None
-        alias = {t: t for t in targets}
-        dates: dict[str, str] = {}
-        fallback: dict[str, str] = {}  # files created by an ignored commit
-        commit, when, skip, at_boundary = "", "", False, False
-        try:
-            tokens = _tokens(iter(lambda: proc.stdout.read(1 << 16), b""))  # type: ignore[union-attr]
-            for token in tokens:
-                token = token.lstrip(b"\n")
-                if token.startswith(b"\x1e"):
-                    commit, _, when = token[1:].decode().partition(" ")
-                    skip = commit in ignored or any(commit.startswith(r) for r in ignored
-                                                   if len(r) < 40)
-                    at_boundary = commit in boundary
-                    if not alias:
-                        break
-                    continue
-                status = token.decode()
-                old = os.fsdecode(next(tokens)) if status[:1] in "RC" else None
-                path = os.fsdecode(next(tokens))
-                target = alias.get(path)
-                if target is None:
-                    continue
-                pure_rename = status[:1] == "R" and status[1:] == "100"
-                if status[:1] == "R" and (pure_rename or skip) and old is not None:
-                    alias.pop(path)
-                    alias[old] = target  # keep looking for the content's own date
-                    continue
-                if at_boundary:
-                    alias.pop(path)  # its real last change lies beyond the boundary
-                    continue
-                if skip:
-                    if status[:1] == "A":
-                        fallback.setdefault(target, when)
-                    continue
-                if status[:1] == "D":
-                    continue
-                dates[target] = when
-                alias.pop(path)
-        finally:
-            proc.stdout.close()
-            proc.kill()
-            proc.wait()
-        for target, when in fallback.items():
-            dates.setdefault(target, when)
-        if carry is not None:  # incremental: renamed-only paths inherit their old dates
-            for old_path, target in alias.items():
-                if old_path != target and target not in dates and old_path in carry:
-                    dates[target] = carry[old_path]
-        return dates
+class _Background:
+    """A git command running beside the walk; its exit status is checked at the end."""
+
+    def __init__(self, git: str, root: Path, args: list[str]) -> None:
+        self.args = args
+        self.proc = subprocess.Popen(git_command(git, *args), cwd=root,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def finish(self) -> tuple[bytes, str | None]:
+        out, err = self.proc.communicate()
+        if self.proc.returncode == 0:
+            return out, None
+        words = err.decode(errors="replace").strip().splitlines()
+        return out, f"git {self.args[0]} failed: {words[-1] if words else self.proc.returncode}"
+
+
+def _load(cache: Path) -> dict[str, Any]:
+    with contextlib.suppress(OSError, ValueError):
+        data = json.loads(cache.read_text("utf-8"))
+        if isinstance(data, dict):
+            return data
+    return {}
+
+
+def _store(cache: Path, data: dict[str, Any]) -> None:
+    with contextlib.suppress(OSError):
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(data), "utf-8")
+        os.replace(tmp, cache)
+
+
+def _pages(count: int) -> str:
+    return f"{count:,} page{'' if count == 1 else 's'}"
 
 
 def _common_dir(paths: list[str]) -> str:

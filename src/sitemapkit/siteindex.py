@@ -77,14 +77,7 @@ def select_versions(root: Path, versions: Sequence[str] = (), alias: str | None 
 
 
 def entry_point(directory: Path) -> Path:
-    """The file a child directory publishes: its manifest's entry point, else a usual name."""
-    manifest = directory / _output.MANIFEST
-    try:
-        name = json.loads(manifest.read_text("utf-8"))["entry_point"]
-        if isinstance(name, str) and (directory / _output.check_file_name(name, "entry")).is_file():
-            return directory / name
-    except (OSError, ValueError, KeyError, TypeError):
-        pass
+    """The file a child directory publishes: the first usual entry point name there."""
     for name in ENTRY_POINTS:
         if (directory / name).is_file():
             return directory / name

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterable
+from datetime import datetime
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
@@ -20,11 +22,12 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.errors import ExtensionError
 from sphinx.util import logging
+from sphinx.util.i18n import docname_to_domain
 
 from . import __version__
 from .docsite import PageRules, as_lastmod, join_url, same_url
 from .entries import EntryError, UrlEntry
-from .gitdates import GitDatesError, GitOptions, git_dates
+from .gitdates import GitDates, GitDatesError, GitOptions, git_dates
 from .hreflang import cluster, pairs_from_config
 from .publish import PublishSettings, after_write, indexnow_settings, summary_line
 from .writer import ConfigError, NoUrlsError, write_sitemaps
@@ -72,10 +75,12 @@ def _noindex_docs(env: BuildEnvironment) -> set[str]:
 
 
 def _collect(app: Sphinx, doctree: nodes.document) -> None:
-    """Remember documents whose ``.. meta:: :robots: noindex`` keeps them out."""
+    """Remember documents kept out by ``.. meta:: :robots: noindex`` or by a meta
+    refresh (``:http-equiv=refresh: 0; url=...``: a redirect stub, not a page)."""
     for node in doctree.findall(nodes.meta):
-        if node.get("name", "").lower() in ("robots", "googlebot") and \
-                "noindex" in node.get("content", "").lower():
+        content = node.get("content", "").lower()
+        if node.get("name", "").lower() in ("robots", "googlebot") and "noindex" in content \
+                or node.get("http-equiv", "").lower() == "refresh" and "url=" in content:
             _noindex_docs(app.env).add(app.env.docname)
 
 
@@ -129,7 +134,8 @@ def _finish(app: Sphinx, exception: Exception | None) -> None:
     base = _base_url(app)
     if base is None:
         logger.warning("sitemapkit: no base URL: set html_baseurl (or sitemapkit_base_url) "
-                       "in conf.py; no sitemap was written", type="sitemapkit",
+                       "in conf.py, or build on Read the Docs, which sets "
+                       "READTHEDOCS_CANONICAL_URL; no sitemap was written", type="sitemapkit",
                        subtype="config")
         return
     migrated = _migrated(app)
@@ -148,8 +154,10 @@ def _finish(app: Sphinx, exception: Exception | None) -> None:
         logger.warning(f"sitemapkit: {exc}", type="sitemapkit", subtype="config")
         return
     env = app.env
-    sources = _sources(env, os.path.abspath(env.srcdir))
-    dates = _dates(app, list(sources.values())).dates
+    srcdir = os.path.abspath(env.srcdir)
+    sources = _sources(env, srcdir)
+    parts = _parts(app, srcdir)
+    result = _dates(app, list(sources.values()), [p for ps in parts.values() for p in ps])
     noindex = _noindex_docs(env)
     exclude_urls = migrated.get("exclude_urls") or _setting(app, "exclude_urls")
     language = _setting(app, "language") or app.config.language or ""
@@ -178,9 +186,12 @@ def _finish(app: Sphinx, exception: Exception | None) -> None:
         alternates = cluster({lang: join_url(prefix, page) for lang, prefix in
                               language_bases.items()}, x_default) if language_bases else ()
         entries.append(UrlEntry(join_url(base, page),
-                                as_lastmod(dates.get(source), lastmod_kind),
+                                as_lastmod(_newest(result, source, parts.get(docname, ())),
+                                           lastmod_kind),
                                 changefreq, priority, alternates))
         docs.append(docname)
+    for note in result.notes_for(sources[d] for d in docs):
+        logger.info(f"sitemapkit: {note}")
     _write(app, entries, docs, base, migrated.get("filename") or _setting(app, "filename"), started)
 
 
@@ -223,7 +234,36 @@ def _sources(env: BuildEnvironment, srcdir: str) -> dict[str, str]:
             for d in sorted(env.found_docs)}
 
 
-def _dates(app: Sphinx, paths: list[str]) -> Any:
+def _parts(app: Sphinx, srcdir: str) -> dict[str, list[str]]:
+    """docname -> the other files its page is made of: what Sphinx records as its
+    dependencies (include, literalinclude, csv-table and image files) and, in a
+    translated build, its message catalog ``<locale_dir>/<lang>/LC_MESSAGES/<domain>.po``.
+    A compact catalog serves several documents and counts for each of them."""
+    env = app.env
+    parts = {docname: [os.path.join(srcdir, os.fspath(dep)) for dep in deps]
+             for docname, deps in env.dependencies.items()}
+    language = app.config.language
+    if language:  # Sphinx reads the catalogs whenever they exist for the language
+        dirs = [os.path.join(srcdir, d, language, "LC_MESSAGES")
+                for d in app.config.locale_dirs]
+        for docname in env.found_docs:
+            domain = docname_to_domain(docname, app.config.gettext_compact)
+            for directory in dirs:
+                catalog = os.path.join(directory, domain + ".po")
+                if os.path.isfile(catalog):
+                    parts.setdefault(docname, []).append(catalog)
+    return parts
+
+
+def _newest(result: GitDates, source: str, parts: Iterable[str]) -> datetime | None:
+    """The page's own date, moved forward by any newer part; undated if its source is."""
+    own = result.get(source)
+    if own is None:
+        return None
+    return max([own, *(d for d in map(result.get, parts) if d is not None)])
+
+
+def _dates(app: Sphinx, paths: list[str], parts: list[str]) -> GitDates:
     cache = _setting(app, "cache_dir")  # default: beside the doctrees, already a build cache
     cache_path = Path(app.doctreedir) / "sitemapkit" if cache is None else \
         Path(app.confdir) / cache if cache else None
@@ -233,14 +273,13 @@ def _dates(app: Sphinx, paths: list[str]) -> Any:
         ignore_revs_file=_setting(app, "ignore_revs_file") or None,
         cache_dir=str(cache_path) if cache_path else None)
     try:
-        result = git_dates([] if _setting(app, "lastmod") == "none" else paths, options)
+        result = git_dates([] if _setting(app, "lastmod") == "none" else paths, options,
+                           extra=[] if _setting(app, "lastmod") == "none" else parts)
     except GitDatesError as exc:
         logger.warning(f"sitemapkit: {exc}", type="sitemapkit", subtype="git")
         result = git_dates([])
     for warning in result.warnings:
         logger.warning(f"sitemapkit: {warning}", type="sitemapkit", subtype="git")
-    for note in result.notes:
-        logger.info(f"sitemapkit: {note}")
     return result
 
 

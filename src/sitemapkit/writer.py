@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 import time
 from collections import deque
 from collections.abc import Iterable
@@ -335,7 +336,8 @@ def write_sitemaps(
     out = _output.prepare_dir(out_dir, opts.follow_symlink)
     workers = opts.workers or min(2, os.cpu_count() or 1)
     with _output.locked(out, opts.lock_timeout), ThreadPoolExecutor(workers) as pool:
-        _output.remove_stale_temps(out)
+        previous = _previous_set(out, opts)
+        _output.remove_stale_temps(out, previous)
         run = _Run(out, prefix, opts, impl, pool, workers)
         try:
             run.stream(entries)
@@ -345,7 +347,7 @@ def write_sitemaps(
                     + (f" ({run.result.skipped_count} entries skipped as invalid)"
                        if run.result.skipped_count else ""))
             moves = run.commit()
-            _commit(out, moves, run.result, opts)
+            _commit(out, moves, run.result, opts, previous)
         except BaseException as exc:
             for shard in run.shards:  # let workers finish before removing their files
                 shard.future.cancel()
@@ -378,7 +380,17 @@ def write_sitemaps(
     return r
 
 
-def _commit(out: Path, moves: list[tuple[Path, str]], r: WriteResult, opts: WriterOptions) -> None:
+def _previous_set(out: Path, opts: WriterOptions) -> list[str]:
+    """What the last run published here, read from its entry point (xml or text)."""
+    sample = opts.extra_index_pattern.format(number=12345)
+    extra = re.compile(re.escape(sample).replace("12345", r"\d+"))
+    names = {str(opts.filename), str(opts.index_filename or opts.filename)}
+    return list(dict.fromkeys(n for name in sorted(names)
+                              for n in _output.live_set(out, name, extra)))
+
+
+def _commit(out: Path, moves: list[tuple[Path, str]], r: WriteResult, opts: WriterOptions,
+            old: list[str]) -> None:
     """Renames in dependency order: shards, extra indexes, the entry point, then copies.
 
     Until the entry point's rename, the old entry point still names only old files,
@@ -387,11 +399,10 @@ def _commit(out: Path, moves: list[tuple[Path, str]], r: WriteResult, opts: Writ
     ``.gz`` copy is removed before and renamed after ``sitemap.xml``, so at every
     instant it either matches ``sitemap.xml`` or is absent.
     """
-    old = _output.read_manifest(out)
     new = [name for _, name in moves]
     old_names = set(old)
     entry_at = new.index(r.entry_point)
-    _output.write_manifest(out, sorted(old_names | set(new)), r.entry_point, opts.fsync)
+    journal = _output.write_journal(out, new, opts.fsync)
     renamed: list[str] = []
     stashed: list[tuple[Path, str]] = []  # old copies moved aside, put back on failure
     try:
@@ -408,6 +419,7 @@ def _commit(out: Path, moves: list[tuple[Path, str]], r: WriteResult, opts: Writ
         for stash, name in stashed:
             with contextlib.suppress(OSError):
                 os.replace(stash, out / name)
+        _output.remove_owned_temps([journal])
         raise
     _output.remove_owned_temps([stash for stash, _ in stashed])
     for tmp, name in moves[entry_at + 1:]:
@@ -421,9 +433,9 @@ def _commit(out: Path, moves: list[tuple[Path, str]], r: WriteResult, opts: Writ
     try:
         if opts.fsync:
             _output.sync_dir(out)
-        _output.write_manifest(out, new, r.entry_point, opts.fsync)
         kept = set(new)
         _output.remove_owned(out, [name for name in old if name not in kept])
+        _output.remove_owned_temps([journal])
     except OSError as exc:
         r.warnings.append(f"the new sitemaps are in place, but tidying up failed: {exc}; "
                           "stale files are removed by the next run")

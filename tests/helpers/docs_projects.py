@@ -13,6 +13,8 @@ from gitrepo import Repo
 NOINDEX_THEME = """{% extends "base.html" %}
 {% block extrahead %}
 {% if page and page.meta.robots %}<meta name="robots" content="{{ page.meta.robots }}">{% endif %}
+{% if page and page.meta.redirect %}
+<meta http-equiv="refresh" content="0; url={{ page.meta.redirect }}">{% endif %}
 {% if page and page.meta.canonical %}
 <link rel="canonical" href="{{ page.meta.canonical }}">{% endif %}
 {% endblock %}

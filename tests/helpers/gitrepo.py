@@ -16,9 +16,9 @@ class Repo:
         self.git("config", "user.email", "test@example.invalid")
         self.git("config", "commit.gpgsign", "false")
 
-    def git(self, *args: str, env: dict[str, str] | None = None) -> str:
+    def git(self, *args: str, env: dict[str, str] | None = None, check: bool = True) -> str:
         done = subprocess.run(["git", *args], cwd=self.root, capture_output=True, text=True,
-                              env={**os.environ, **(env or {})}, check=True)
+                              env={**os.environ, **(env or {})}, check=check)
         return done.stdout
 
     def write(self, path: str, text: str) -> Path:

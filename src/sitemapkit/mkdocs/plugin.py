@@ -42,6 +42,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self.command: str = "build"
         self.files: Files | None = None
         self.signals: dict[str, HtmlSignals] = {}
+        self.written: dict[str, str] = {}  # dest_uri -> src_uri of the page written there
         self.pending: tuple[list[str], Future[GitDates]] | None = None
         self.languages_done: dict[str, list[PageRow]] = {}  # i18n: rows per language build
 
@@ -67,7 +68,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
                                        self.config.max_bytes)
         # MkDocs' own sitemap.xml stamps every page with the build date: we own it now.
         config.theme.static_templates.discard("sitemap.xml")
-        self.signals = {}
+        self.signals, self.written = {}, {}
         return None
 
     @event_priority(-110)  # after mkdocs-static-i18n (-100) has localized the file list
@@ -83,7 +84,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
                 return None  # one git pass for all languages, when the last build writes
             # The page list is known now: run the git pass beside the page builds (git in
             # its own process, parsing in a thread) instead of after them.
-            paths = self._git_paths(files)
+            paths = self._git_paths(files, config.docs_dir)
             pool = ThreadPoolExecutor(1, thread_name_prefix="sitemapkit-git")
             self.pending = (paths, pool.submit(git_dates, paths, self._git_options(config)))
             pool.shutdown(wait=False)  # the thread ends with the pass
@@ -92,6 +93,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:
         if self.config.enabled and self.command != "serve":
             self.signals[page.file.dest_uri] = html_signals(output)
+            self.written[page.file.dest_uri] = page.file.src_uri
         return None
 
     # After plugins at default priority, so a failure there keeps the old sitemap; but
@@ -104,7 +106,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         rows = self._rows(config)
         i18n = i18n_plugin(config)
         if i18n is None:
-            dates = self._git_dates(config, [r.source for r in rows])
+            dates = self._git_dates(config, [r.source for r in rows if r.source])
             self._write([(row, ()) for row in rows], dates, config, started)
             return
         self.languages_done[str(i18n.current_language)] = rows
@@ -119,16 +121,16 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         if fallbacks:
             log.info(f"sitemapkit: {fallbacks} fallback copies of default-language pages left "
                      "out (not translations)")
-        self._write(paired, self._git_dates(config, [r.source for r, _ in paired]), config,
-                    started)
+        sources = [r.source for r, _ in paired if r.source]
+        self._write(paired, self._git_dates(config, sources), config, started)
 
     def _rows(self, config: MkDocsConfig) -> list[PageRow]:
-        """This build's published pages, after exclusions, noindex and canonical checks."""
-        assert self.files is not None
-        rows, canonical_elsewhere, noindex = [], 0, 0
-        for file in self.files.documentation_pages():
-            if _is_404(file):
-                continue
+        """This build's published pages, after exclusions, redirects, noindex and
+        canonical checks."""
+        left_out = {"redirect stubs": 0, "noindex pages": 0,
+                    "pages with a canonical URL pointing elsewhere": 0}
+        rows, generated = [], 0
+        for file in self._published():
             meta = _meta(file)
             setting = meta.get("sitemap", True)
             locale, language, key = file_languages(file)
@@ -137,29 +139,55 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
                 continue
             loc = urljoin(_site_url(config), file.url)
             signals = self.signals.get(file.dest_uri) or _read_signals(file)
-            if signals.noindex:
-                noindex += 1
-                continue
-            if signals.canonical and signals.canonical != loc and \
-                    not same_url(urljoin(loc, signals.canonical), loc):
-                canonical_elsewhere += 1
+            reason = "redirect stubs" if signals.redirect else "noindex pages" \
+                if signals.noindex else "pages with a canonical URL pointing elsewhere" \
+                if signals.canonical and signals.canonical != loc and \
+                not same_url(urljoin(loc, signals.canonical), loc) else None
+            if reason:
+                left_out[reason] += 1
                 continue
             changefreq, priority = self.rules.hints(
                 file.src_uri, setting if isinstance(setting, dict) else None)
-            rows.append(PageRow(key, locale, language, loc, file.abs_src_path or "",
-                                changefreq, priority, file.src_uri))
-        if noindex:
-            log.info(f"sitemapkit: {noindex} noindex pages left out")
-        if canonical_elsewhere:
-            log.info(f"sitemapkit: {canonical_elsewhere} pages with a canonical URL "
-                     "pointing elsewhere left out")
+            source = "" if _generated(file, config.docs_dir) else file.abs_src_path or ""
+            generated += not source
+            rows.append(PageRow(key, locale, language, loc, source, changefreq, priority,
+                                file.src_uri))
+        for what, count in left_out.items():
+            if count:
+                log.info(f"sitemapkit: {count:,} {what} left out")
+        if generated and self.config.lastmod != "none":
+            log.info(f"sitemapkit: {generated:,} generated page{'s' * (generated != 1)} "
+                     "(no source file): no lastmod")
         return rows
 
-    def _git_paths(self, files: Files) -> list[str]:
+    def _published(self) -> list[File]:
+        """One source per output page. Where two sources publish one URL (``X.md`` and
+        ``X/README.md``), MkDocs keeps the one it wrote last: that page is listed, with
+        its own date, language and signals, and the pair is reported (not a warning:
+        MkDocs accepts the site, so a strict build must too)."""
+        assert self.files is not None
+        by_dest: dict[str, list[File]] = {}
+        for file in self.files.documentation_pages():
+            if not _is_404(file):
+                by_dest.setdefault(file.dest_uri, []).append(file)
+        chosen = []
+        for dest, files in by_dest.items():
+            winner = files[-1]  # MkDocs writes pages in this order: the last one stays
+            if len(files) > 1:
+                winner = next((f for f in files if f.src_uri == self.written.get(dest)),
+                              winner)
+                others = " and ".join(f.src_uri for f in files if f is not winner)
+                log.info(f"sitemapkit: {winner.src_uri} and {others} both publish "
+                         f"{files[0].url or './'}; listed once, as {winner.src_uri} (the page "
+                         "MkDocs wrote there)")
+            chosen.append(winner)
+        return chosen
+
+    def _git_paths(self, files: Files, docs_dir: str) -> list[str]:
         if self.config.lastmod == "none":
             return []
         return [f.abs_src_path for f in files.documentation_pages()
-                if f.abs_src_path and not _is_404(f)]
+                if f.abs_src_path and not _is_404(f) and not _generated(f, docs_dir)]
 
     def _git_options(self, config: MkDocsConfig) -> GitOptions:
         c = self.config
@@ -185,7 +213,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             raise PluginError(f"sitemapkit: {exc}") from None
         for warning in result.warnings:
             log.warning(f"sitemapkit: {warning}")
-        for note in result.notes:
+        for note in result.notes_for(needed):  # only pages the sitemap lists count
             log.info(f"sitemapkit: {note}")
         return result
 
@@ -201,7 +229,8 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
                dates: GitDates, config: MkDocsConfig, started: float) -> None:
         c = self.config
         base = _site_url(config)
-        entries = [UrlEntry(row.loc, as_lastmod(dates.get(row.source), c.lastmod),
+        entries = [UrlEntry(row.loc, as_lastmod(row.source and dates.get(row.source) or None,
+                                                c.lastmod),
                             row.changefreq, row.priority, alternates)
                    for row, alternates in paired]
         try:
@@ -237,6 +266,12 @@ def _site_url(config: MkDocsConfig) -> str:
 def _inside(path: str | None, directory: str) -> bool:
     return bool(path) and os.path.abspath(str(path)).startswith(
         os.path.join(os.path.abspath(directory), ""))
+
+
+def _generated(file: File, docs_dir: str) -> bool:
+    """A page a plugin made (blog archives, tags): it has no source file to date."""
+    return getattr(file, "generated_by", None) is not None and \
+        not _inside(file.abs_src_path, docs_dir)
 
 
 def _is_404(file: File) -> bool:

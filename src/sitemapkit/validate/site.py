@@ -253,7 +253,10 @@ class _Tree:
             return
         with open(page, "rb") as fh:
             signals = html_signals(fh.read(65536).decode("utf-8", errors="replace"))
-        if signals.noindex:
+        if signals.redirect:
+            say("warning", "page-redirect", f"{key} is a redirect stub (meta refresh), not a "
+                "page; list its target instead")
+        elif signals.noindex:
             say("warning", "page-noindex", f"{key} is marked noindex")
         elif signals.canonical and not same_url(signals.canonical, key) and \
                 signals.canonical.startswith(("http://", "https://")):
@@ -281,7 +284,7 @@ def _check_clusters(state: RunState) -> None:
     clusters, report = state.clusters, state.report
     for member, cluster in clusters.items():
         name, line = state.cluster_lines[member]
-        for _, href in cluster:
+        for href in dict.fromkeys(href for _, href in cluster):  # x-default often repeats one
             if href == member:
                 continue
             other = clusters.get(href)

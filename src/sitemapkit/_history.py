@@ -1,0 +1,281 @@
+"""The one batched history walk behind git dates.
+
+For every target path it finds the commit that ``git log -1 -- path`` names (git's
+default history simplification), plus the rename rule: a pure rename (R100) is not a
+change, so the walk goes on under the old name; a rename with edits is a change.
+Commits listed as ignored are not changes either. All targets walk together in one
+``git log`` over the whole repository (renames across folders are seen), so a path's
+date never depends on which other paths were asked about.
+
+How the walk follows git: each target waits at one commit of its own history chain.
+At a non-merge commit it is resolved if the commit changed it, else it moves to the
+parent. At a merge it moves to the first parent when unchanged against it (the
+first-parent diff says so); when the merge's content differs from *every* parent (the
+combined diff, read from a second log over merges only) the merge made it; otherwise
+the merge took it from the other side, where the walk continues.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+Group = dict[str, list[str]]  # path as named at the waiting commit -> targets
+
+
+class GitFailed(RuntimeError):
+    """A git process ended with an error; the message carries git's own words."""
+
+
+@dataclass(frozen=True)
+class WalkSpec:
+    """Everything the walk needs to know about the repository and the user's options."""
+
+    git: str
+    root: Path
+    date_kind: str  # "committer" or "author"
+    ignored: frozenset[str] = frozenset()  # full or abbreviated lower-case commit ids
+    boundary: frozenset[str] = frozenset()  # shallow clone: grafted commits
+    renames: bool = True
+
+
+@dataclass
+class WalkResult:
+    """Dates per target (ISO 8601 with the commit's offset) and what is left."""
+
+    dates: dict[str, str] = field(default_factory=dict)
+    shallow: set[str] = field(default_factory=set)  # changed beyond the shallow boundary
+    waiting: dict[str, Group] = field(default_factory=dict)  # commit -> unresolved targets
+    calls: int = 0
+    error: str | None = None  # git's message when the walk ended early on an error
+
+    def leftover(self) -> list[str]:
+        return [t for group in self.waiting.values() for ts in group.values() for t in ts]
+
+
+def git_command(git: str, *args: str) -> list[str]:
+    """Every git call: literal pathspecs, names unquoted, no pager, no colour."""
+    return [git, "--literal-pathspecs", "--no-pager", "-c", "core.quotepath=false",
+            "-c", "color.ui=false", *args]
+
+
+def walk(spec: WalkSpec, revs: list[str], start: dict[str, Group]) -> WalkResult:
+    """Walk ``git log revs`` newest first, resolving the targets waiting in ``start``.
+
+    When git fails before every target is resolved, ``error`` says why; the targets
+    resolved up to that point are exact, the rest stay in ``waiting``.
+    """
+    out = WalkResult(waiting={c: dict(g) for c, g in start.items()})
+    if not out.waiting:
+        return out
+    fmt = "%x1e%H%x1f%P%x1f" + ("%cI" if spec.date_kind == "committer" else "%aI")
+    renames = ["-M"] if spec.renames else ["--no-renames"]
+    main = _Stream(spec, ["log", "-z", "--topo-order", "--root", f"--format={fmt}",
+                          "--name-status", *renames, "--diff-merges=first-parent", *revs])
+    combined = _Combined(spec, revs)  # started at the first merge that matters
+    try:
+        for commit, parents, when, changes in _commits(main, out.waiting):
+            group = out.waiting.pop(commit)
+            ignored = commit in spec.ignored or commit.startswith(_prefixes(spec.ignored))
+            if commit in spec.boundary:  # grafted: lists every file as added
+                out.shallow.update(t for targets in group.values() for t in targets)
+            elif len(parents) > 1:
+                _merge(out, group, parents, changes, combined, commit, when, ignored)
+            else:
+                _single(out, group, parents, changes, when, ignored)
+            if not out.waiting:
+                break
+        else:
+            main.check()
+    except GitFailed as exc:
+        out.error = str(exc)
+    finally:
+        main.close()
+        combined.close()
+    out.calls = 1 + (combined.stream is not None)
+    return out
+
+
+def _prefixes(ignored: frozenset[str]) -> tuple[str, ...]:
+    return tuple(r for r in ignored if len(r) < 40)
+
+
+def _single(out: WalkResult, group: Group, parents: list[str],
+            changes: dict[str, tuple[str, str | None]], when: str, ignored: bool) -> None:
+    """A non-merge commit: changed targets are resolved (or renamed), the rest move on."""
+    moved: Group = {}
+    for path, (status, old) in changes.items():
+        targets = group.get(path)
+        if targets is None:
+            continue
+        kind = status[:1]
+        if kind == "R" and old is not None and (ignored or status == "R100"):
+            del group[path]
+            moved.setdefault(old, []).extend(targets)  # the content lived there before
+        elif ignored and kind != "A":
+            continue  # a mechanical change: the content's date lies further back
+        elif kind != "D":
+            del group[path]
+            for target in targets:
+                out.dates[target] = when
+    _join(group, moved)
+    if parents and group:
+        _arrive(out.waiting, parents[0], group)
+
+
+def _merge(out: WalkResult, group: Group, parents: list[str],
+           changes: dict[str, tuple[str, str | None]], combined: _Combined, commit: str,
+           when: str, ignored: bool) -> None:
+    """A merge: unchanged against the first parent -> follow it; differing from every
+    parent -> the merge made it; else it came from another parent (git follows the first
+    one it is unchanged against; for octopus merges the second parent is assumed)."""
+    other: Group = {}
+    moved: Group = {}
+    made_here: set[str] | None = None
+    for path, (_, old) in changes.items():
+        targets = group.pop(path, None)
+        if targets is None:
+            continue
+        if made_here is None:
+            made_here = combined.paths(commit)
+        if path not in made_here:
+            other.setdefault(path, []).extend(targets)
+        elif ignored:
+            moved.setdefault(old or path, []).extend(targets)
+        else:
+            for target in targets:
+                out.dates[target] = when
+    _join(group, moved)
+    if group:
+        _arrive(out.waiting, parents[0], group)
+    if other:
+        _arrive(out.waiting, parents[1], other)
+
+
+def _join(into: Group, more: Group) -> None:
+    for path, targets in more.items():
+        into.setdefault(path, []).extend(targets)
+
+
+def _arrive(waiting: dict[str, Group], commit: str, group: Group) -> None:
+    """Chains meet at a commit: join their groups (the smaller into the larger)."""
+    present = waiting.get(commit)
+    if present is None:
+        waiting[commit] = group
+        return
+    small, large = (group, present) if len(group) <= len(present) else (present, group)
+    _join(large, small)
+    waiting[commit] = large
+
+
+class _Stream:
+    """One git process read as NUL-separated tokens; stderr kept for the message."""
+
+    def __init__(self, spec: WalkSpec, args: list[str]) -> None:
+        self.args = args
+        self.stderr: IO[bytes] = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen(git_command(spec.git, *args), cwd=spec.root,
+                                     stdout=subprocess.PIPE, stderr=self.stderr)
+        assert self.proc.stdout is not None
+        self.tokens = _tokens(iter(lambda: self.proc.stdout.read(1 << 16), b""))  # type: ignore[union-attr]
+
+    def check(self) -> None:
+        """After reading to the end: raise GitFailed when git did not exit cleanly."""
+        code = self.proc.wait()
+        if code != 0:
+            self.stderr.seek(0)
+            words = self.stderr.read().decode(errors="replace").strip() or f"exit status {code}"
+            raise GitFailed(f"git {' '.join(self.args[:2])} failed: {words.splitlines()[-1]}")
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        assert self.proc.stdout is not None
+        self.proc.stdout.close()
+        self.proc.wait()
+        self.stderr.close()
+
+
+def _tokens(stream: Iterable[bytes]) -> Iterator[bytes]:
+    """NUL-separated tokens from a byte stream, without holding it all."""
+    rest = b""
+    for chunk in stream:
+        parts = (rest + chunk).split(b"\0")
+        rest = parts.pop()
+        yield from parts
+    if rest:
+        yield rest
+
+
+_Commit = tuple[str, list[str], str, dict[str, tuple[str, str | None]]]
+
+
+def _commits(stream: _Stream, waiting: dict[str, Group]) -> Iterator[_Commit]:
+    """(commit, parents, date, {path: (status, old path)}) for commits someone waits at.
+
+    The changes of commits nobody waits at are skipped without building anything.
+    """
+    header: tuple[str, list[str], str] | None = None
+    changes: dict[str, tuple[str, str | None]] = {}
+    tokens = stream.tokens
+    for token in tokens:
+        if token.startswith(b"\n"):
+            token = token.lstrip(b"\n")
+        if token.startswith(b"\x1e"):
+            if header is not None:
+                yield (*header, changes)
+            commit, parents, when = token[1:].decode().split("\x1f")
+            header = (commit, parents.split(), when) if commit in waiting else None
+            changes = {}
+            continue
+        if not token:
+            continue
+        status = token.decode()
+        old = os.fsdecode(next(tokens)) if status[:1] in "RC" else None
+        path = os.fsdecode(next(tokens))
+        if header is not None:
+            changes[path] = (status, old)
+    if header is not None:
+        yield (*header, changes)
+
+
+class _Combined:
+    """Paths each merge changed against every parent, read on demand from the merges log
+    (both logs list merges in the same order; others are kept until asked for)."""
+
+    def __init__(self, spec: WalkSpec, revs: list[str]) -> None:
+        self.spec, self.revs = spec, revs
+        self.stream: _Stream | None = None
+        self.done: dict[str, set[str]] = {}
+        self.current: tuple[str, set[str]] | None = None
+        self.ended = False
+
+    def close(self) -> None:
+        if self.stream is not None:
+            self.stream.close()
+
+    def paths(self, merge: str) -> set[str]:
+        if self.stream is None:
+            self.stream = _Stream(self.spec, [
+                "log", "-z", "--topo-order", "--merges", "--format=%x1e%H", "--name-status",
+                "--no-renames", "--diff-merges=combined", *self.revs])
+        while merge not in self.done:
+            if self.ended:
+                raise GitFailed(f"git log --merges did not list merge {merge}")
+            token = next(self.stream.tokens, None)
+            if token is None or token.lstrip(b"\n").startswith(b"\x1e"):
+                if self.current is not None:  # the previous merge's list is complete
+                    self.done[self.current[0]] = self.current[1]
+                if token is None:
+                    self.ended = True
+                    self.stream.check()
+                    continue
+                self.current = (token.lstrip(b"\n")[1:].decode(), set())
+            elif token.strip(b"\n") and self.current is not None:
+                self.current[1].add(os.fsdecode(next(self.stream.tokens)))
+        return self.done.pop(merge)

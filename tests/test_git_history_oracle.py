@@ -1,0 +1,194 @@
+"""Random real histories: the batched pass must equal git's own per-file answer.
+
+Each example builds a repository of 30 to 80 commits with branches and merges
+(clean, conflicting and evil), edits, pure renames and renames with edits (across
+folders, into and out of docs/), deletions and re-additions, reverts to earlier
+content, ignored mechanical commits and odd file names. Every tracked file's date
+from one ``git_dates`` call must equal ``gitref.reference_date``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from dataclasses import replace
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from gitref import reference_date
+from gitrepo import Repo
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sitemapkit.gitdates import GitOptions, git_dates
+
+DIRS = ["docs", "docs/guide", "docs/blog", "blog/docs", "", "other/deep"]
+NAMES = ["a.md", "b.md", "c d.md", "über.md", "-dash.md", "index.md", "x&y.md"]
+OPS = ["edit", "edit", "add", "add", "rename", "rename-edit", "delete", "readd", "revert",
+       "sweep", "branch", "merge", "merge"]
+EXAMPLES = int(os.environ.get("SITEMAPKIT_GIT_EXAMPLES", "10"))
+
+
+class History:
+    """Applies drawn operations to a real repository, keeping what the test needs."""
+
+    def __init__(self, root: Path, seed: int) -> None:
+        self.repo = Repo(root)
+        self.rng = random.Random(seed)
+        self.when = datetime(2020, 1, 1, tzinfo=timezone.utc)
+        self.ignored: set[str] = set()
+        self.serial = 0
+        self.past: dict[str, list[str]] = {}  # path -> contents it ever had
+        self.deleted: list[str] = []
+        self.branches: list[str] = []
+        self.commit_files({f"docs/{n}": self.text() for n in NAMES[:3]} | {"README.md": "r"})
+
+    # --- helpers ---------------------------------------------------------------
+    def text(self) -> str:
+        """Twenty lines, unique: a one-line edit keeps it similar enough to be a rename."""
+        self.serial += 1
+        return "".join(f"line {i} of a page written as version {self.serial}\n"
+                       for i in range(20))
+
+    def tracked(self) -> list[str]:
+        return sorted(p for p in self.repo.git("ls-files", "-z").split("\0") if p)
+
+    def commit_files(self, files: dict[str, str], message: str = "change") -> str:
+        for path, text in files.items():
+            self.repo.write(path, text)
+            self.past.setdefault(path, []).append(text)
+        return self.commit(message)
+
+    def commit(self, message: str = "change") -> str:
+        self.when += timedelta(hours=self.rng.randint(1, 30))
+        offset = timezone(timedelta(hours=self.rng.choice([-5, 0, 2, 9])))
+        stamp = self.when.astimezone(offset).isoformat()
+        author = (self.when - timedelta(days=self.rng.randint(0, 9))).astimezone(offset)
+        return self.repo.commit(stamp, author_when=author.isoformat(), message=message)
+
+    def new_path(self) -> str:
+        for _ in range(20):
+            d = self.rng.choice(DIRS)
+            path = f"{d}/{self.rng.choice(NAMES)}" if d else self.rng.choice(NAMES)
+            if not (self.repo.root / path).exists():
+                return path
+        return f"docs/extra-{self.serial}.md"
+
+    def pick(self) -> str | None:
+        files = [p for p in self.tracked() if p != "README.md"]
+        return self.rng.choice(files) if files else None
+
+    def edit_line(self, path: str) -> str:
+        lines = (self.repo.root / path).read_text("utf-8").splitlines(keepends=True)
+        self.serial += 1
+        lines[self.rng.randrange(len(lines))] = f"edited line, version {self.serial}\n"
+        return "".join(lines)
+
+    # --- operations --------------------------------------------------------------
+    def apply(self, op: str) -> None:
+        getattr(self, "op_" + op.replace("-", "_"))()
+
+    def op_edit(self) -> None:
+        path = self.pick()
+        if path:
+            self.commit_files({path: self.edit_line(path)})
+
+    def op_add(self) -> None:
+        self.commit_files({self.new_path(): self.text()})
+
+    def op_rename(self, edit: bool = False) -> None:
+        path = self.pick()
+        if not path:
+            return
+        target = self.new_path()
+        (self.repo.root / target).parent.mkdir(parents=True, exist_ok=True)
+        self.repo.git("mv", "--", path, target)
+        if edit:
+            self.repo.write(target, self.edit_line(target))
+        self.commit("rename")
+
+    def op_rename_edit(self) -> None:
+        self.op_rename(edit=True)
+
+    def op_delete(self) -> None:
+        path = self.pick()
+        if path:
+            self.repo.git("rm", "-q", "--", path)
+            self.deleted.append(path)
+            self.commit("delete")
+
+    def op_readd(self) -> None:
+        gone = [p for p in self.deleted if not (self.repo.root / p).exists()]
+        if gone:
+            path = self.rng.choice(gone)
+            old = self.past.get(path, [])
+            self.commit_files({path: self.rng.choice(old) if old and self.rng.random() < 0.5
+                               else self.text()})
+
+    def op_revert(self) -> None:
+        path = self.pick()
+        if path and len(self.past.get(path, [])) > 1:
+            self.commit_files({path: self.past[path][-2]}, "revert")
+
+    def op_sweep(self) -> None:
+        files = self.tracked()
+        chosen = self.rng.sample(files, k=min(len(files), 3))
+        for path in chosen:
+            self.repo.write(path, (self.repo.root / path).read_text("utf-8") + "\n")
+        self.ignored.add(self.commit("format sweep"))
+
+    def op_branch(self) -> None:
+        if self.branches:
+            return
+        name = f"topic{len(self.ignored)}-{self.when.timestamp():.0f}"
+        self.repo.git("checkout", "-q", "-b", name)
+        self.branches.append(name)
+
+    def op_merge(self) -> None:
+        if not self.branches:
+            return
+        name = self.branches.pop()
+        self.repo.git("checkout", "-q", "main")
+        if self.rng.random() < 0.5:
+            self.op_edit()  # something on main too, so the merge has two sides
+        side = self.rng.choice(["ours", "theirs"])
+        self.repo.git("-c", "merge.renames=true", "merge", "-q", "--no-ff", "--no-commit",
+                      "-X", side, name, check=False)
+        if self.rng.random() < 0.3:  # an evil merge: new content only the merge has
+            path = self.pick()
+            if path:
+                self.repo.write(path, self.edit_line(path))
+        self.repo.git("add", "-A")
+        self.commit("merge")
+
+
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=bool(os.environ.get("CI")),
+          suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                 HealthCheck.too_slow])
+@given(ops=st.lists(st.sampled_from(OPS), min_size=30, max_size=80),
+       seed=st.integers(0, 2**32), kind=st.sampled_from(["committer", "author"]))
+def test_batched_dates_equal_gits_per_file_answer(tmp_path_factory, ops, seed, kind):
+    work = tmp_path_factory.mktemp("history")
+    history = History(work / "repo", seed)
+    root = history.repo.root
+    cached = GitOptions(date_kind=kind, cache_dir=str(work / "cache"), ignore_revs_file=None)
+    cut = seed % len(ops)  # a cache written part-way: the final call updates it
+    for i, op in enumerate(ops):
+        history.apply(op)
+        if i == cut:
+            git_dates([root / f for f in history.tracked()], cached)
+    if history.branches:
+        history.op_merge()
+    files = history.tracked()
+    options = GitOptions(date_kind=kind, ignore_revs=tuple(history.ignored),
+                         ignore_revs_file=None)
+    result = git_dates([root / f for f in files], options)
+    got = {f: result.get(root / f) for f in files}
+    want = {f: reference_date(root, f, history.ignored, kind[0]) for f in files}
+    assert {f: d.isoformat() if d else None for f, d in got.items()} == want
+    assert result.git_calls <= 5 and not result.warnings
+    incremental = git_dates([root / f for f in files], cached)
+    assert incremental.dates == git_dates([root / f for f in files], replace(cached,
+                                                                      cache_dir=None)).dates
+    alone = files[len(files) // 2]  # a date never depends on what else was asked
+    assert git_dates([root / alone], options).get(root / alone) == got[alone]
