@@ -78,10 +78,11 @@ def walk(spec: WalkSpec, revs: list[str], start: dict[str, Group]) -> WalkResult
     main = _Stream(spec, ["log", "-z", "--topo-order", "--root", f"--format={fmt}",
                           "--name-status", *renames, "--diff-merges=first-parent", *revs])
     combined = _Combined(spec, revs)  # started at the first merge that matters
+    prefixes = tuple(r for r in spec.ignored if len(r) < 40)  # abbreviated ids
     try:
         for commit, parents, when, changes in _commits(main, out.waiting):
             group = out.waiting.pop(commit)
-            ignored = commit in spec.ignored or commit.startswith(_prefixes(spec.ignored))
+            ignored = commit in spec.ignored or commit.startswith(prefixes)
             if commit in spec.boundary:  # grafted: lists every file as added
                 out.shallow.update(t for targets in group.values() for t in targets)
             elif len(parents) > 1:
@@ -99,10 +100,6 @@ def walk(spec: WalkSpec, revs: list[str], start: dict[str, Group]) -> WalkResult
         combined.close()
     out.calls = 1 + (combined.stream is not None)
     return out
-
-
-def _prefixes(ignored: frozenset[str]) -> tuple[str, ...]:
-    return tuple(r for r in ignored if len(r) < 40)
 
 
 def _single(out: WalkResult, group: Group, parents: list[str],
