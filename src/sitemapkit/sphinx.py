@@ -246,12 +246,14 @@ def _parts(app: Sphinx, srcdir: str) -> dict[str, list[str]]:
     if language:  # Sphinx reads the catalogs whenever they exist for the language
         dirs = [os.path.join(srcdir, d, language, "LC_MESSAGES")
                 for d in app.config.locale_dirs]
+        catalogs: dict[str, list[str]] = {}  # domain -> its .po files (compact: shared)
         for docname in env.found_docs:
             domain = docname_to_domain(docname, app.config.gettext_compact)
-            for directory in dirs:
-                catalog = os.path.join(directory, domain + ".po")
-                if os.path.isfile(catalog):
-                    parts.setdefault(docname, []).append(catalog)
+            if domain not in catalogs:
+                catalogs[domain] = [c for c in (os.path.join(d, domain + ".po") for d in dirs)
+                                    if os.path.isfile(c)]
+            if catalogs[domain]:
+                parts.setdefault(docname, []).extend(catalogs[domain])
     return parts
 
 

@@ -138,11 +138,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
                     (key != file.src_uri and self.rules.excluded(key)):
                 continue
             loc = urljoin(_site_url(config), file.url)
-            signals = self.signals.get(file.dest_uri) or _read_signals(file)
-            reason = "redirect stubs" if signals.redirect else "noindex pages" \
-                if signals.noindex else "pages with a canonical URL pointing elsewhere" \
-                if signals.canonical and signals.canonical != loc and \
-                not same_url(urljoin(loc, signals.canonical), loc) else None
+            reason = _left_out(self.signals.get(file.dest_uri) or _read_signals(file), loc)
             if reason:
                 left_out[reason] += 1
                 continue
@@ -229,7 +225,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
                dates: GitDates, config: MkDocsConfig, started: float) -> None:
         c = self.config
         base = _site_url(config)
-        entries = [UrlEntry(row.loc, as_lastmod(row.source and dates.get(row.source) or None,
+        entries = [UrlEntry(row.loc, as_lastmod(dates.get(row.source) if row.source else None,
                                                 c.lastmod),
                             row.changefreq, row.priority, alternates)
                    for row, alternates in paired]
@@ -266,6 +262,18 @@ def _site_url(config: MkDocsConfig) -> str:
 def _inside(path: str | None, directory: str) -> bool:
     return bool(path) and os.path.abspath(str(path)).startswith(
         os.path.join(os.path.abspath(directory), ""))
+
+
+def _left_out(signals: HtmlSignals, loc: str) -> str | None:
+    """Why a rendered page is not a sitemap entry (the info line's wording), or None."""
+    if signals.redirect:
+        return "redirect stubs"
+    if signals.noindex:
+        return "noindex pages"
+    if signals.canonical and signals.canonical != loc and \
+            not same_url(urljoin(loc, signals.canonical), loc):
+        return "pages with a canonical URL pointing elsewhere"
+    return None
 
 
 def _generated(file: File, docs_dir: str) -> bool:
