@@ -48,6 +48,7 @@ def main() -> None:
         assert any(n.endswith("ext/_urlset_c.pyx") for n in names), names
         assert not any(n.endswith("ext/_urlset_c.c") for n in names), "generated C shipped"
         assert any(n.endswith("sitemapkit/py.typed") for n in names)
+        assert any(n.endswith("/LICENSE") for n in names), "sdist lacks LICENSE"
 
         done, wheel = wheel_from(sdist, t / "c", env={"SITEMAPKIT_REQUIRE_EXTENSIONS": "1"})
         assert wheel and has_extension(wheel), "wheel from sdist lacks the extension"
@@ -59,6 +60,11 @@ def main() -> None:
         check = run(py, "-c", "import sitemapkit; print(sitemapkit.USE_EXTENSIONS)", env={
             "SITEMAPKIT_NO_EXTENSIONS": ""})
         assert check.stdout.strip() == "True", check.stdout
+        meta = next(n for n in zipfile.ZipFile(wheel).namelist() if n.endswith("METADATA"))
+        metadata = zipfile.ZipFile(wheel).read(meta).decode()
+        assert "License-Expression: MIT" in metadata, metadata[:800]
+        assert any(n.endswith("/LICENSE") for n in zipfile.ZipFile(wheel).namelist())
+        print("ok: SPDX license expression and LICENSE file in the wheel")
 
         done, wheel = wheel_from(sdist, t / "pure", env={"SITEMAPKIT_NO_EXTENSIONS": "1"})
         assert wheel and not has_extension(wheel)
@@ -67,6 +73,10 @@ def main() -> None:
         done, wheel = wheel_from(sdist, t / "broken", env={"CC": "false", "CXX": "false"})
         assert wheel and not has_extension(wheel)
         assert "could not be compiled" in done.stderr + done.stdout, done.stderr[-2000:]
+        run(py, "-m", "pip", "install", "-q", "--no-deps", "--force-reinstall", str(wheel))
+        version = run(py, "-m", "sitemapkit", "--version", env={"SITEMAPKIT_NO_EXTENSIONS": ""})
+        assert "the C accelerator was not compiled" in version.stdout, version.stdout
+        print("ok: --version of that install says so:", version.stdout.strip())
         print("ok: a failing compiler falls back to a pure wheel with a warning")
 
         done, wheel = wheel_from(sdist, t / "required", check=False,

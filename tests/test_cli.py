@@ -95,8 +95,8 @@ def test_skip_invalid_reports_what_it_skipped(tmp_path, twin_env):
     done = run("write", "-", "-o", str(tmp_path), "--base-url", BASE, "--skip-invalid",
                stdin=f"{BASE}a\nnope\n{BASE}a\n", env=twin_env)
     assert done.returncode == 0
-    assert "skipped 1 invalid entries (loc-absolute: 1)" in done.stderr
-    assert done.stdout.startswith("1 URLs in 1 shard, 1 skipped, 1 duplicates")
+    assert "skipped 1 invalid entry (loc-absolute: 1)" in done.stderr
+    assert done.stdout.startswith("1 URL in 1 shard, 1 skipped, 1 duplicate")
 
 
 @pytest.mark.parametrize(

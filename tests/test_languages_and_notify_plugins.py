@@ -51,7 +51,7 @@ def test_mkdocs_static_i18n_clusters_without_fallback_copies(tmp_path, order):
     # fr/only/, de/guide/ and de/only/ are fallback copies of English pages: not listed
     assert (site / "de/guide/index.html").exists()
     assert "3 fallback copies of default-language pages left out" in done.stderr
-    assert "sitemapkit validate: valid" in done.stderr
+    assert "sitemapkit: validate: valid" in done.stderr
 
 
 def test_mkdocs_x_default_off_and_chosen(tmp_path):
@@ -120,7 +120,7 @@ def test_sphinx_validate_and_indexnow(tmp_path, engine):
     repo = sphinx_project(tmp_path / "p", {"index.rst": "Home\n====\n\n.. toctree::\n\n   a\n",
                                            "a.rst": "A\n=\n"}, extra=extra)
     done = sphinx_build(repo.root, "html", "-W")
-    assert "sitemapkit validate: valid" in done.stdout and engine.seen == []
+    assert "sitemapkit: validate: valid" in done.stdout and engine.seen == []
     repo.commit("2024-09-09T09:00:00+00:00", {"a.rst": "A\n=\n\nmore\n"})
     sphinx_build(repo.root, "html", "-W")
     assert [s.json()["urlList"] for s in engine.seen] == [["https://example.org/docs/a.html"]]

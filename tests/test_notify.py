@@ -143,13 +143,16 @@ def test_ping_hook_fills_the_template_and_skips_retired_endpoints(engine):
         ping(["https://example.com/ping"], BASE)
 
 
-def test_cli_submits_only_what_changed(engine, tmp_path, capsys):
+def test_cli_submits_only_what_changed(engine, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the lastmod record lives under ./.cache, never in OUT
     source, out = tmp_path / "urls.csv", tmp_path / "site"
     args = ["write", str(source), "-o", str(out), "--base-url", BASE, "--indexnow-key", KEY,
             "--indexnow-endpoint", engine.url + "/indexnow"]
     source.write_text(f"loc,lastmod\n{BASE}a,2024-01-01\n{BASE}b,2024-01-01\n")
     assert main(args) == 0
     assert engine.seen == [] and "first run here" in capsys.readouterr().err
+    assert len(list((tmp_path / ".cache/sitemapkit").glob("lastmods-*.json"))) == 1
+    assert not [p for p in out.iterdir() if p.name.startswith(".")]
     source.write_text(f"loc,lastmod\n{BASE}a,2024-01-01\n{BASE}b,2024-05-05\n{BASE}c,\n")
     assert main([*args, "--dry-run"]) == 0
     assert engine.seen == [] and capsys.readouterr().out.splitlines()[-2:] == [

@@ -122,13 +122,13 @@ def test_base_url_with_or_without_trailing_slash(tmp_path, base):
     assert list(urls(repo.root / "_build/html")) == ["index.html"]
 
 
-def test_no_base_url_warns_and_writes_nothing(tmp_path):
+def test_no_base_url_fails_the_build_as_in_mkdocs(tmp_path):
     repo = sphinx_project(tmp_path / "p", {"index.rst": "Home\n====\n"}, base="")
-    done = sphinx_build(repo.root, "html")
-    assert "no base URL" in done.stderr
+    done = sphinx_build(repo.root, "html", check=False)
+    assert done.returncode != 0
+    assert "no base URL" in done.stderr and "READTHEDOCS_CANONICAL_URL" in done.stderr
     assert not (repo.root / "_build/html/sitemap.xml").exists()
-    strict = sphinx_build(repo.root, "strict", "-W", check=False)
-    assert strict.returncode != 0
+    assert sphinx_build(repo.root, "text", builder="text").returncode == 0  # not a site
 
 
 def test_readthedocs_canonical_url_is_the_fallback_base(tmp_path):

@@ -120,8 +120,8 @@ CASES: list[tuple[str, str, dict[str, str | bytes], str, dict[str, object]]] = [
      {}),
     ("loc-too-short", "error", {"sitemap.xml": urlset(url("http://a.b/"))}, "under 12", {}),
     ("loc-fragment", "warning", {"sitemap.xml": urlset(url(B + "a#intro"))}, "#fragment", {}),
-    ("page-missing", "error", {"sitemap.xml": urlset(url(B + "gone/"))}, "no built file",
-     {"site": True}),
+    ("page-missing", "error", {"sitemap.xml": urlset(url(B + "gone/")),
+                               "index.html": HTML.format("")}, "no built file", {"site": True}),
     ("page-noindex", "warning", {"sitemap.xml": urlset(url(B + "hidden/")),
                                  "hidden/index.html": HTML.format(
                                      '<meta name="robots" content="noindex">')},
@@ -349,8 +349,9 @@ def test_messages_name_file_line_and_rule(tmp_path):
 
 def test_cli_exit_codes_json_and_summary(tmp_path, capsys):
     good = good_site(tmp_path)
-    assert main(["validate", str(good), "--base-url", B]) == 1  # no built pages there
-    assert "page-missing" in capsys.readouterr().out
+    assert main(["validate", str(good), "--base-url", B]) == 0  # an output dir, not a site
+    shown = capsys.readouterr().out
+    assert "page-missing" not in shown and "holds no HTML pages" in shown
     assert main(["validate", str(good), "--base-url", B, "--no-page-check"]) == 0
     assert capsys.readouterr().out.splitlines()[-1].startswith(
         "sitemapkit validate: valid: 3 files, 16 URLs, 0 errors, 0 warnings")

@@ -32,5 +32,17 @@ if not USE_EXTENSIONS:
         UrlsetBuffer,
     )
 
+
+
+def build_description() -> str:
+    """Which build is active, for ``--version``, ``doctor`` and the summary notes."""
+    if USE_EXTENSIONS:
+        return "C accelerator: active"
+    if NO_EXTENSIONS:
+        return "pure-Python build (SITEMAPKIT_NO_EXTENSIONS is set)"
+    return ("pure-Python build: the C accelerator was not compiled at install time "
+            "(same output, slower; reinstall with a C compiler)")
+
+
 __all__ = ["ADDED", "DUPLICATE", "EXHAUSTED", "FULL", "SLOW", "LocSet", "UrlsetBuffer",
-           "USE_EXTENSIONS"]
+           "USE_EXTENSIONS", "build_description"]

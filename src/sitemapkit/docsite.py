@@ -12,7 +12,7 @@ from fnmatch import fnmatchcase, translate
 from functools import cached_property
 from pathlib import Path
 from typing import Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import quote, unquote, urljoin, urlsplit
 
 from .entries import normalize_changefreq, normalize_priority
 
@@ -64,10 +64,16 @@ def html_signals(html: str) -> HtmlSignals:
 
 
 def same_url(a: str, b: str) -> bool:
-    """Equal after lower-casing scheme/host and ignoring a fragment."""
+    """Equal after lower-casing scheme/host, ignoring a fragment, and percent-encoding
+    the path one way (Sphinx writes ``a b/`` in a canonical where the sitemap has
+    ``a%20b/``; ``ü`` and ``%C3%BC`` are one URL too)."""
     pa, pb = urlsplit(a), urlsplit(b)
-    return (pa.scheme.lower(), pa.netloc.lower(), pa.path or "/", pa.query) == \
-        (pb.scheme.lower(), pb.netloc.lower(), pb.path or "/", pb.query)
+    return (pa.scheme.lower(), pa.netloc.lower(), _path_key(pa.path), pa.query) == \
+        (pb.scheme.lower(), pb.netloc.lower(), _path_key(pb.path), pb.query)
+
+
+def _path_key(path: str) -> str:
+    return quote(unquote(path or "/"), safe="/:@!$&'()*+,;=~")
 
 
 @dataclass(frozen=True)

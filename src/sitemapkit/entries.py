@@ -20,40 +20,42 @@ DEFAULT_PORTS = {"http": "80", "https": "443"}
 RULES: dict[str, str] = {
     "entry-type": "an entry is a UrlEntry, a URL string or a mapping with a 'loc' key",
     "loc-type": "loc must be a string",
-    "loc-control-char": "loc must not contain control characters (protocol-rules 11)",
-    "loc-unicode": "loc must be valid Unicode (no lone surrogates) (protocol-rules 1, 11)",
-    "loc-absolute": "loc must be an absolute http(s) URL with a host (protocol-rules 9)",
-    "loc-scheme": "loc must use http or https (protocol-rules 9)",
-    "loc-userinfo": "loc must not carry user:password@ credentials (protocol-rules 9)",
-    "loc-host": "loc has an invalid host name (protocol-rules 11)",
-    "loc-port": "loc has an invalid port (protocol-rules 9)",
+    "loc-control-char": "loc must not contain control characters (sitemapkit rules 11)",
+    "loc-unicode": "loc must be valid Unicode (no lone surrogates) (sitemapkit rules 1, 11)",
+    "loc-absolute": "loc must be an absolute http(s) URL with a host (sitemapkit rules 9)",
+    "loc-scheme": "loc must use http or https (sitemapkit rules 9)",
+    "loc-userinfo": "loc must not carry user:password@ credentials (sitemapkit rules 9)",
+    "loc-host": "loc has an invalid host name (sitemapkit rules 11)",
+    "loc-port": "loc has an invalid port (sitemapkit rules 9)",
     "loc-percent": "loc has a malformed %-escape; '%' must be followed by two hex digits "
-    "(protocol-rules 11)",
+    "(sitemapkit rules 11)",
     "loc-outside-site": "loc must be on the base URL's scheme and host and at or below its path "
-    "(protocol-rules 33, 34)",
+    "(sitemapkit rules 33, 34)",
     "loc-escaped-twice": "loc contains an XML entity such as &amp;: it was XML-escaped before "
-    "it reached the writer, which escapes it again; pass the plain URL (protocol-rules 2)",
+    "it reached the writer, which escapes it again; pass the plain URL (sitemapkit rules 2)",
     "loc-too-long": f"loc must be at most {MAX_LOC_LENGTH} characters once percent-encoded "
-    "(protocol-rules 10)",
+    "(sitemapkit rules 10)",
     "lastmod-type": "lastmod must be a datetime, a date or a W3C Datetime string "
-    "(protocol-rules 16)",
+    "(sitemapkit rules 16)",
     "lastmod-format": "lastmod must be YYYY-MM-DD or YYYY-MM-DDThh:mm:ss[.f](Z|+hh:mm) "
-    "(protocol-rules 16)",
-    "lastmod-timezone": "a lastmod with a time needs a UTC offset; attach a tzinfo "
-    "(protocol-rules 16)",
-    "lastmod-future": "lastmod must not be more than 24 hours in the future (protocol-rules 18)",
+    "(sitemapkit rules 16)",
+    "lastmod-timezone": "a lastmod with a time of day needs its UTC offset, e.g. "
+    "2024-05-01T10:00:00+02:00 or 2024-05-01T08:00:00Z (a time alone is ambiguous); "
+    "give a date without time, or a timezone-aware datetime "
+    "(sitemapkit rules 16)",
+    "lastmod-future": "lastmod must not be more than 24 hours in the future (sitemapkit rules 18)",
     "changefreq": "changefreq must be one of always, hourly, daily, weekly, monthly, yearly, "
-    "never, in lower case (protocol-rules 19)",
-    "priority": "priority must be a decimal number from 0.0 to 1.0 (protocol-rules 20)",
+    "never, in lower case (sitemapkit rules 19)",
+    "priority": "priority must be a decimal number from 0.0 to 1.0 (sitemapkit rules 20)",
     "entry-too-large": "one entry alone does not fit in a sitemap under max_bytes "
-    "(protocol-rules 23)",
+    "(sitemapkit rules 23)",
     "alternate": "alternates are (hreflang, absolute http(s) URL) pairs; hreflang is a language, "
-    "optional script and region, or x-default (protocol-rules 36-38)",
-    "alternate-self": "an entry with alternates must list itself among them (protocol-rules 36)",
+    "optional script and region, or x-default (sitemapkit rules 36-38)",
+    "alternate-self": "an entry with alternates must list itself among them (sitemapkit rules 36)",
     "alternate-repeat": "each hreflang, x-default included, appears at most once per entry "
-    "(protocol-rules 36, 39)",
+    "(sitemapkit rules 36, 39)",
     "alternate-cluster": "every member of an hreflang cluster carries the same alternates "
-    "(protocol-rules 36)",
+    "(sitemapkit rules 36)",
 }
 
 
@@ -174,7 +176,7 @@ def split_url(url: str, field: str = "loc", value: object = None) -> tuple[str, 
     if scheme not in DEFAULT_PORTS:
         raise EntryError("loc-scheme", field, value, f"scheme {scheme!r}")
     rest = url[m.end() + 2 :]
-    rest = rest.split("#", 1)[0]  # fragments never become entries (protocol-rules 13)
+    rest = rest.split("#", 1)[0]  # fragments never become entries (sitemapkit rules 13)
     cut = min((i for i in (rest.find("/"), rest.find("?")) if i >= 0), default=len(rest))
     authority, tail = rest[:cut], rest[cut:]
     if "@" in authority:
@@ -212,6 +214,9 @@ def normalize_base_url(base_url: str) -> str:
         raise ValueError(f"invalid base_url: {exc}") from None
     if "?" in tail:
         raise ValueError(f"invalid base_url {base_url!r}: it must not have a query")
+    if "#" in base_url:
+        raise ValueError(f"invalid base_url {base_url!r}: it must not have a #fragment "
+                         "(the URL of the output directory, e.g. https://example.com/docs/)")
     if not tail.endswith("/"):
         tail += "/"
     return f"{scheme}://{authority}{tail}"

@@ -3,13 +3,14 @@ opt-in validation of the output, and the opt-in IndexNow / ping notification."""
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ._display import count, shown_path
+from ._urlset import USE_EXTENSIONS
 from .docsite import is_host_root, robots_sitemap_line
 from .notify import IndexNowOptions, NotifyConfigError, announce, load_key, write_key_file
 from .validate import ValidateOptions, validate
@@ -80,11 +81,11 @@ def after_write(result: WriteResult, out_dir: str | Path, base: str,
 
 
 def summary_line(result: WriteResult, dated: int, started: float) -> str:
-    """The one info line both plugins print after a build."""
-    return (f"{result.url_count} URLs in {result.shard_count} "
-            f"shard{'s' if result.shard_count != 1 else ''}, {dated} with lastmod -> "
-            f"{os.path.join(result.out_dir, result.entry_point)} "
-            f"({time.perf_counter() - started:.2f} s)")
+    """The one info line both plugins print after a build (the build named if pure)."""
+    build = "" if USE_EXTENSIONS else "; pure-Python build (the C accelerator is not active)"
+    return (f"{count(result.url_count, 'URL')} in {count(result.shard_count, 'shard')}, "
+            f"{dated:,} with lastmod -> {shown_path(result.out_dir / result.entry_point)} "
+            f"({time.perf_counter() - started:.2f} s){build}")
 
 
 def _validate(out: Path, base: str, settings: PublishSettings, outcome: Outcome) -> None:
@@ -94,4 +95,4 @@ def _validate(out: Path, base: str, settings: PublishSettings, outcome: Outcome)
     for finding in report.findings:
         failing = finding.severity == "error" or strict
         (outcome.errors if failing else outcome.warnings).append(f"validate: {finding.text()}")
-    outcome.infos.append(report.summary(strict))
+    outcome.infos.append(report.summary(strict).removeprefix("sitemapkit "))

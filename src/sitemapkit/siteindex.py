@@ -10,12 +10,13 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from pathlib import Path
 from urllib.parse import quote, unquote
 
 from . import _output
+from ._display import count, shown_path
 from .docsite import is_host_root, robots_sitemap_line
 from .entries import normalize_base_url
 from .validate import Report, ValidateOptions, validate
@@ -46,9 +47,9 @@ class IndexResult:
     child_report: Report | None = None
 
     def summary(self) -> str:
-        return (f"{len(self.sitemaps)} sitemaps from {len(self.children)} "
-                f"director{'ies' if len(self.children) != 1 else 'y'} "
-                f"({', '.join(self.children)}) -> {self.out_file}")
+        return (f"{count(len(self.sitemaps), 'sitemap')} from "
+                f"{count(len(self.children), 'directory', 'directories')} "
+                f"({', '.join(self.children)}) -> {shown_path(self.out_file)}")
 
 
 def select_versions(root: Path, versions: Sequence[str] = (), alias: str | None = None
@@ -91,6 +92,8 @@ def build_index(dirs: Sequence[str | os.PathLike[str]], out_file: str | os.PathL
     or a mike root whose versions.json selects them). ``base_url`` is the URL of
     ``out_file``'s directory."""
     out = Path(out_file)
+    if out.is_dir():  # like `write -o`: a directory means "the index goes in here"
+        out = out / "sitemap.xml"
     out_dir = _output.prepare_dir(out.parent)
     _output.check_file_name(out.name, "index file name")
     prefix = normalize_base_url(base_url)
@@ -112,7 +115,7 @@ def build_index(dirs: Sequence[str | os.PathLike[str]], out_file: str | os.PathL
         resolved = child.resolve()
         if not resolved.is_relative_to(root) or resolved == root:
             raise SiteIndexError(f"{child} is not below {out_dir}; an index lists only sitemaps in "
-                              "its own directory or below (protocol-rules 28)")
+                              "its own directory or below (sitemapkit rules 28)")
         rel_dirs.append(resolved.relative_to(root).as_posix())
     entry_points = [entry_point(c) for c in children]
     child_urls = [prefix + quote(d) + "/" for d in rel_dirs]
@@ -120,7 +123,8 @@ def build_index(dirs: Sequence[str | os.PathLike[str]], out_file: str | os.PathL
     for child, url in zip(children, child_urls, strict=True):
         one = validate([child], ValidateOptions(base_url=url, max_bytes=max_bytes,
                                                 check_pages=False))
-        report.findings += one.findings
+        where = shown_path(child)  # which child: every mike child is named sitemap.xml
+        report.findings += [replace(f, file=f"{where}/{f.file}") for f in one.findings]
         report.counts.update(one.counts)
         report.results.update({p.resolve(): r for p, r in one.results.items()})
     result = IndexResult(out, prefix + quote(out.name), rel_dirs, child_report=report)

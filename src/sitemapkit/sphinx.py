@@ -29,6 +29,7 @@ from .docsite import PageRules, as_lastmod, join_url, same_url
 from .entries import EntryError, UrlEntry
 from .gitdates import GitDates, GitDatesError, GitOptions, git_dates
 from .hreflang import cluster, pairs_from_config
+from .notify import NotifyConfigError
 from .publish import PublishSettings, after_write, indexnow_settings, summary_line
 from .writer import ConfigError, NoUrlsError, write_sitemaps
 
@@ -62,6 +63,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("doctree-read", _collect)
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)
+    app.connect("builder-inited", _require_base_url)
     app.connect("build-finished", _finish)
     return {"version": __version__, "env_version": 1, "parallel_read_safe": True,
             "parallel_write_safe": True}
@@ -113,6 +115,17 @@ def _base_url(app: Sphinx) -> str | None:
     return base if base.endswith("/") else base + "/"
 
 
+def _require_base_url(app: Sphinx) -> None:
+    """Fail before the build, as the MkDocs plugin does: a sitemap needs absolute URLs
+    (rule 9), and a build that silently skips it looks like one that wrote it."""
+    if _writes_html_pages(app) and _base_url(app) is None:
+        raise ExtensionError("sitemapkit: no base URL: set html_baseurl (or "
+                             "sitemapkit_base_url) in conf.py, or build on Read the Docs, which "
+                             "sets READTHEDOCS_CANONICAL_URL; sitemaps need absolute URLs "
+                             "(sitemapkit rules 9). To build without a sitemap, leave "
+                             "'sitemapkit.sphinx' out of extensions")
+
+
 def _migrated(app: Sphinx) -> dict[str, Any]:
     found = {new: getattr(app.config, old) for old, new in MIGRATION.items()
              if getattr(app.config, old, None) is not None}
@@ -132,12 +145,7 @@ def _finish(app: Sphinx, exception: Exception | None) -> None:
         return  # a failed build never replaces the previous sitemap
     started = time.perf_counter()
     base = _base_url(app)
-    if base is None:
-        logger.warning("sitemapkit: no base URL: set html_baseurl (or sitemapkit_base_url) "
-                       "in conf.py, or build on Read the Docs, which sets "
-                       "READTHEDOCS_CANONICAL_URL; no sitemap was written", type="sitemapkit",
-                       subtype="config")
-        return
+    assert base is not None  # checked when the builder started
     migrated = _migrated(app)
     try:
         base, language_bases = _language_bases(app, base)
@@ -310,15 +318,18 @@ def _write(app: Sphinx, entries: list[UrlEntry], docs: list[str], base: str, fil
         return warn(f"{exc}; no sitemap was written", location=doc)
     except (ConfigError, NoUrlsError, OSError) as exc:
         return warn(f"{exc}; no sitemap was written")
+    try:
+        outcome = after_write(result, app.outdir, base, settings)
+    except (NotifyConfigError, OSError) as exc:  # robots.txt, the key file, a ping template
+        raise ExtensionError(f"sitemapkit: the sitemaps are written, but {exc}") from None
+    dated = sum(e.lastmod is not None for e in entries)
+    logger.info(f"sitemapkit: {summary_line(result, dated, started)}")  # then what followed
     for warning in result.warnings:
         warn(warning)
-    outcome = after_write(result, app.outdir, base, settings)
     for info in outcome.infos:
         logger.info(f"sitemapkit: {info}")
     for message in outcome.warnings:  # -W makes these fail the build
         warn(message, "validate" if message.startswith("validate:") else "notify")
     if outcome.errors:  # invalid output, or a notification failure the user made fatal
         raise ExtensionError("sitemapkit: " + "\n".join(outcome.errors))
-    dated = sum(e.lastmod is not None for e in entries)
-    logger.info(f"sitemapkit: {summary_line(result, dated, started)}")
     return None

@@ -23,6 +23,7 @@ from typing import Any, Literal
 from urllib.parse import quote
 
 from . import _output, _urlset
+from ._display import count, shown_path
 from ._urlset_py import NS, escape
 from .changes import Changes, LastmodRecord
 from .compress import check_level, gzip_bytes
@@ -40,7 +41,7 @@ class ConfigError(ValueError):
 
 
 class NoUrlsError(ValueError):
-    """Nothing to write: an empty sitemap is never written (protocol-rules 7)."""
+    """Nothing to write: an empty sitemap is never written (sitemapkit rules 7)."""
 
 
 @dataclass(frozen=True)
@@ -105,7 +106,11 @@ class WriterOptions:
                 _output.check_file_name(sample, what)
                 if sample == str(pattern).format(number=2, digest="0123abcd"):
                     raise ValueError(f"{what} {pattern!r} must contain {{number}}")
-        except (ValueError, KeyError, IndexError) as exc:
+        except KeyError as exc:
+            raise bad(f"a file name pattern uses an unknown field {{{exc.args[0]}}}; the "
+                      "fields are {number} and {digest}, e.g. "
+                      "'sitemap-{number:05d}-{digest}.xml.gz'") from None
+        except (ValueError, IndexError) as exc:
             raise bad(str(exc)) from None
         if not str(self.shard_pattern).endswith(".gz"):
             raise bad(f"shard_pattern {self.shard_pattern!r} must end in .gz (shards are gzipped)")
@@ -137,10 +142,9 @@ class WriteResult:
         return self.base_url + quote(name)
 
     def summary(self) -> str:
-        return (f"{self.url_count:,} URLs in {self.shard_count} shard"
-                f"{'s' if self.shard_count != 1 else ''}, {self.skipped_count} skipped, "
-                f"{self.duplicate_count} duplicates -> {self.out_dir / self.entry_point} "
-                f"({self.elapsed:.2f} s)")
+        return (f"{count(self.url_count, 'URL')} in {count(self.shard_count, 'shard')}, "
+                f"{self.skipped_count:,} skipped, {count(self.duplicate_count, 'duplicate')} "
+                f"-> {shown_path(self.out_dir / self.entry_point)} ({self.elapsed:.2f} s)")
 
 
 @dataclass
@@ -372,7 +376,11 @@ def write_sitemaps(
     if lonely:
         r.warnings.append(f"{len(lonely)} alternate URLs on this site were never written with "
                           f"their cluster, so search engines may ignore those clusters "
-                          f"(protocol-rules 36), e.g. {lonely[0]}")
+                          f"(sitemapkit rules 36), e.g. {lonely[0]}")
+    if "{digest" not in str(opts.shard_pattern) and r.shard_count > 1:
+        r.warnings.append(f"shard_pattern {opts.shard_pattern!r} has no {{digest}}: new shards "
+                          "overwrite the ones the live index names while they are written, so "
+                          "a reader may briefly see a mix (with {digest} it never can)")
     if run.buf.unused_fields:
         r.warnings.append(f"{run.buf.unused_fields} entries had lastmod, changefreq, priority "
                           "or alternates, which a text sitemap cannot carry")

@@ -54,9 +54,10 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         if not self.config.enabled or self.command == "serve":
             return None  # serve keeps MkDocs' own preview sitemap; live reload stays fast
         if not config.site_url:
-            raise PluginError("sitemapkit: site_url is required in mkdocs.yml to build a "
-                              "sitemap (sitemaps need absolute URLs); set it, or set "
-                              "'enabled: false' for this plugin")
+            name = os.path.basename(config.config_file_path or "mkdocs.yml")
+            raise PluginError(f"sitemapkit: site_url is required in {name} to build a "
+                              "sitemap (sitemaps need absolute URLs, sitemapkit rules 9); set "
+                              "it, or set 'enabled: false' for this plugin")
         try:
             self.rules = PageRules.build(self.config.exclude, self.config.changefreq,
                                          self.config.priority, self.config.rules)
@@ -240,17 +241,17 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             raise PluginError(f"sitemapkit: page {page}: {exc}") from None
         except (ConfigError, NoUrlsError, NotifyConfigError, OSError) as exc:
             raise PluginError(f"sitemapkit: {exc}") from None
+        dated = sum(e.lastmod is not None for e in entries)
+        log.info(f"sitemapkit: {summary_line(result, dated, started)}")  # then what followed
         for warning in result.warnings + outcome.warnings:
             log.warning(f"sitemapkit: {warning}")
         if result.duplicate_count:
-            log.warning(f"sitemapkit: {result.duplicate_count} duplicate URLs written once, "
+            log.warning(f"sitemapkit: {result.duplicate_count:,} duplicate URLs written once, "
                         f"e.g. {result.duplicates[0][1]}")
         for info in outcome.infos:
             log.info(f"sitemapkit: {info}")
         if outcome.errors:
             raise PluginError("sitemapkit: " + "\n".join(outcome.errors))
-        dated = sum(e.lastmod is not None for e in entries)
-        log.info(f"sitemapkit: {summary_line(result, dated, started)}")
 
 
 def _site_url(config: MkDocsConfig) -> str:

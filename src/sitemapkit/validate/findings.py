@@ -9,6 +9,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from .._display import count
+
 Severity = Literal["error", "warning"]
 Say = Callable[[Severity, str, str], None]  # (severity, finding id, message) for one place
 
@@ -59,6 +61,7 @@ class Report:
     files: int = 0
     urls: int = 0
     skipped: list[str] = field(default_factory=list)  # other XML (RSS, Atom) left alone
+    notes: list[str] = field(default_factory=list)  # what was not checked, and why
     elapsed: float = 0.0
     results: dict[Path, Any] = field(default_factory=dict)  # path -> state.FileResult
     _shown: Counter[tuple[str, str]] = field(default_factory=Counter)
@@ -86,14 +89,14 @@ class Report:
     def summary(self, strict: bool = False) -> str:
         errors, warnings = self.total("error"), self.total("warning")
         verdict = "valid" if self.ok(strict) else "INVALID"
-        return (f"sitemapkit validate: {verdict}: {self.files} file"
-                f"{'s' if self.files != 1 else ''}, {self.urls:,} URLs, {errors} error"
-                f"{'s' if errors != 1 else ''}, {warnings} warning"
-                f"{'s' if warnings != 1 else ''}{' (strict)' if strict else ''}"
+        return (f"sitemapkit validate: {verdict}: {count(self.files, 'file')}, "
+                f"{count(self.urls, 'URL')}, {count(errors, 'error')}, "
+                f"{count(warnings, 'warning')}{' (strict)' if strict else ''}"
                 f" ({self.elapsed:.2f} s)")
 
     def summary_json(self, strict: bool = False) -> str:
         return json.dumps({"summary": self.summary(strict), "valid": self.ok(strict),
                            "files": self.files, "urls": self.urls,
                            "errors": self.total("error"), "warnings": self.total("warning"),
-                           "not_shown": self.hidden(), "skipped": self.skipped})
+                           "not_shown": self.hidden(), "skipped": self.skipped,
+                           "notes": self.notes})

@@ -10,7 +10,7 @@ import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
-from .findings import Say
+from .findings import Say, Severity
 
 PROTOCOL_MAX_BYTES = 52_428_800
 CHUNK = 1 << 20
@@ -41,11 +41,16 @@ class Content:
             if self.gzipped and not named_gz:
                 self.report("error", "gzip", "gzip data in a file not named .gz")
             chunks = _chunks(head, raw)
-            source = _gunzip(chunks, self.report) if self.gzipped else chunks
+            source = _gunzip(chunks, self._gzip_broken) if self.gzipped else chunks
             for chunk in source:
                 yield from self._counted(chunk)
                 if self.stopped:
                     return
+
+    def _gzip_broken(self, severity: Severity, id_: str, message: str) -> None:
+        """A corrupt or truncated stream: what follows is not the XML's fault."""
+        self.stopped = True
+        self.report(severity, id_, f"{message}; {self.size:,} bytes were read before it")
 
     def _counted(self, chunk: bytes) -> Iterator[bytes]:
         before, self.size = self.size, self.size + len(chunk)
@@ -89,4 +94,5 @@ def _gunzip(chunks: Iterator[bytes], report: Say) -> Iterator[bytes]:
             else:
                 data = inflater.unconsumed_tail
     if not inflater.eof:
-        report("error", "gzip", "truncated gzip stream (it ends before the gzip trailer)")
+        report("error", "gzip", "truncated gzip stream: the file ends before the gzip "
+               "trailer (an interrupted upload or copy)")

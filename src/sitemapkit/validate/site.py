@@ -12,6 +12,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from urllib.parse import unquote
 
+from .._display import shown_path
 from ..docsite import html_signals, same_url
 from ..entries import normalize_base_url
 from .findings import Report, Say, Severity
@@ -87,6 +88,10 @@ class _Tree:
         except ValueError:
             return str(path)
 
+    def shown_dir(self) -> str:
+        """The given directory as the user typed it (never just '.')."""
+        return shown_path(self.given if self.given_file is None else self.given.parent)
+
     def url_of(self, path: Path) -> str | None:
         if not self.base:
             return None
@@ -101,10 +106,14 @@ class _Tree:
     # --- finding and checking files ---------------------------------------
     def check(self) -> None:
         pages = self.base and self.given_file is None and self.opts.check_pages
+        if pages and not _has_html(self.root):
+            self.state.report.notes.append(f"{self.shown_dir()} holds no HTML pages: the "
+                                           "built-page check (rule 14) is skipped")
+            pages = False
         self.state.page_check = self._page_check if pages else None  # rule 14 needs a site
         files = [self.given_file] if self.given_file else self._find()
         if not files:
-            self.state.report.add("error", "empty", self.shown(self.root), None,
+            self.state.report.add("error", "empty", self.shown_dir(), None,
                                   "no sitemap files found (names containing 'sitemap' and "
                                   "ending in .xml, .xml.gz, .txt or .txt.gz)")
             return
@@ -187,15 +196,25 @@ class _Tree:
                 say("error", "index-scope", f"{loc} points outside {self.root}")
                 return None
             return target
-        name = unquote(key.split("?", 1)[0].rsplit("/", 1)[-1])
-        same_dir = index_path.parent / name
-        if same_dir.is_file():
-            return same_dir
-        matches = self._files_named().get(name, [])
+        # No base URL: map the loc's path relative to the index's own directory, longest
+        # existing suffix first (a mike index lists 1.0/sitemap.xml, 2.0/sitemap.xml, ...).
+        segments = unquote(key.split("?", 1)[0]).split("/")[3:]
+        for i in range(len(segments)):
+            candidate = index_path.parent.joinpath(*segments[i:]).resolve()
+            if candidate != index_path and candidate.is_file():
+                return candidate
+        name = segments[-1] if segments else ""
+        matches = [m for m in self._files_named().get(name, []) if m.resolve() != index_path]
         if len(matches) > 1:
             say("warning", "index-target", f"{loc}: {len(matches)} files named {name!r} under "
                 f"{self.shown(self.root)}; give --base-url to map exactly")
-        return matches[0] if matches else same_dir
+        if matches:
+            return matches[0].resolve()
+        if (index_path.parent / name).resolve() == index_path:
+            say("warning", "index-target", f"{loc} can only be matched to this index itself by "
+                "name; give --base-url (the URL of this directory) to map it")
+            return None
+        return index_path.parent / name
 
     def _files_named(self) -> dict[str, list[Path]]:
         """Every sitemap-like file below the root by name (index mapping without a base)."""
@@ -266,6 +285,15 @@ class _Tree:
         def say(severity: Severity, id_: str, message: str) -> None:
             self.state.report.add(severity, id_, self.shown(path), line, message)
         return say
+
+
+def _has_html(root: Path) -> bool:
+    """Whether a directory is a built site (any .html below it), stopping at the first."""
+    for _, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+        if any(name.endswith((".html", ".htm")) for name in filenames):
+            return True
+    return False
 
 
 def _same_content(gz_path: Path, plain: Path) -> bool:

@@ -65,6 +65,7 @@ class XmlCheck:
         self.many_days = False
         self.dated = 0
         self.newest_key = -(2**62)
+        self.namespace_said = False  # one message for entries outside the namespace
 
     def say(self, severity: Severity, id_: str, message: str) -> None:
         self.state.report.add(severity, id_, self.name, self.parser.CurrentLineNumber, message)
@@ -103,17 +104,23 @@ class XmlCheck:
                 offset += len(chunk)
                 p.Parse(chunk, False)
             if content.stopped:
-                return self.result
+                return self._stopped()
             p.Parse(b"", True)
         except _Stop:
             return self.result
         except expat.ExpatError as exc:
-            if not content.stopped:
-                self.say("error", "not-well-formed", f"not well-formed XML: "
-                         f"{expat.ErrorString(exc.code)} at line {exc.lineno}, column "
-                         f"{exc.offset + 1} (an unescaped '&' or '<' is the usual cause)")
+            if content.stopped:
+                return self._stopped()
+            self.say("error", "not-well-formed", f"not well-formed XML: "
+                     f"{expat.ErrorString(exc.code)} at line {exc.lineno}, column "
+                     f"{exc.offset + 1} (an unescaped '&' or '<' is the usual cause)")
             return self.result
         self.finish()
+        return self.result
+
+    def _stopped(self) -> FileResult:
+        """Reading stopped early (a broken gzip stream, the size cap): count what was read."""
+        self.state.report.urls += self.result.urls
         return self.result
 
     def finish(self) -> None:
@@ -168,7 +175,13 @@ class XmlCheck:
             self.entry, self.loc_count, self.order, self.links = {}, 0, 0, []
             self.entry_line = self.parser.CurrentLineNumber
             expected = "url" if self.kind == "urlset" else "sitemap"
-            if name != NS + SEP + expected:
+            if name != NS + SEP + expected and name.rpartition(SEP)[2] == expected:
+                if not self.namespace_said:  # said once, by the root or here
+                    self.namespace_said = True
+                    self.say("error", "namespace", f"<{expected}> is not in the sitemap "
+                             f"namespace; declare xmlns=\"{NS}\" on the root")
+                self.skip_depth = depth
+            elif name != NS + SEP + expected:
                 self.say("error", "unexpected-element", f"<{_show(name)}> inside "
                          f"<{self.kind}>; only <{expected}> is allowed")
                 self.skip_depth = depth
@@ -184,7 +197,8 @@ class XmlCheck:
         if local in ("urlset", "sitemapindex"):
             self.kind = local
             if ns != NS:
-                why = LEGACY.get(ns, f"{ns!r}" if ns else "no namespace")
+                self.namespace_said = True
+                why = LEGACY.get(ns, f"{ns!r}" if ns else "no namespace (xmlns is missing)")
                 self.say("error", "namespace", f"<{local}> uses {why}; the namespace must be "
                          f"exactly {NS}")
             return
