@@ -4,8 +4,11 @@ For every target path it finds the commit that ``git log -1 -- path`` names (git
 default history simplification), plus the rename rule: a pure rename (R100) is not a
 change, so the walk goes on under the old name; a rename with edits is a change.
 Commits listed as ignored are not changes either. All targets walk together in one
-``git log`` over the whole repository (renames across folders are seen), so a path's
-date never depends on which other paths were asked about.
+``git log``, so a path's date never depends on which other paths were asked about.
+That log may be limited to the targets' folder (``WalkSpec.paths``): git then diffs
+only that folder but still lists every commit, and each add or rename it saw is
+recorded as a ``Decision`` for ``verify`` to check against the whole-tree diff, since
+rename detection inside a folder cannot see a move from outside it.
 
 How the walk follows git: each target waits at one commit of its own history chain.
 At a non-merge commit it is resolved if the commit changed it, else it moves to the
@@ -18,14 +21,16 @@ the merge took it from the other side, where the walk continues.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, NamedTuple
 
 Group = dict[str, list[str]]  # path as named at the waiting commit -> targets
+_COMMIT_ID = re.compile("[0-9a-f]{40}")
 
 
 class GitFailed(RuntimeError):
@@ -42,6 +47,19 @@ class WalkSpec:
     ignored: frozenset[str] = frozenset()  # full or abbreviated lower-case commit ids
     boundary: frozenset[str] = frozenset()  # shallow clone: grafted commits
     renames: bool = True
+    paths: tuple[str, ...] = ()  # limit the log to these (see Decision); () = everything
+
+
+class Decision(NamedTuple):
+    """A step a path-limited walk took on a rename-shaped change (A or R): rename
+    detection there saw only the limited paths, so the whole-tree diff of the same
+    commit must agree before the step counts (``verify``)."""
+
+    commit: str
+    when: str
+    path: str
+    targets: tuple[str, ...]
+    step: tuple[str, str | None]  # decide()'s answer in the limited view
 
 
 @dataclass
@@ -53,6 +71,7 @@ class WalkResult:
     waiting: dict[str, Group] = field(default_factory=dict)  # commit -> unresolved targets
     calls: int = 0
     error: str | None = None  # git's message when the walk ended early on an error
+    decisions: list[Decision] = field(default_factory=list)  # path-limited walks only
 
     def leftover(self) -> list[str]:
         return [t for group in self.waiting.values() for ts in group.values() for t in ts]
@@ -75,8 +94,13 @@ def walk(spec: WalkSpec, revs: list[str], start: dict[str, Group]) -> WalkResult
         return out
     fmt = "%x1e%H%x1f%P%x1f" + ("%cI" if spec.date_kind == "committer" else "%aI")
     renames = ["-M"] if spec.renames else ["--no-renames"]
+    # Limited to paths, git diffs only those paths but still lists every commit with its
+    # real parents (--full-history --sparse), so the chains are the same as unlimited.
+    limit = ["--full-history", "--sparse", "--", *spec.paths] if spec.paths else []
+    record = bool(spec.paths)
     main = _Stream(spec, ["log", "-z", "--topo-order", "--root", f"--format={fmt}",
-                          "--name-status", *renames, "--diff-merges=first-parent", *revs])
+                          "--name-status", *renames, "--diff-merges=first-parent", *revs,
+                          *limit])
     combined = _Combined(spec, revs)  # started at the first merge that matters
     prefixes = tuple(r for r in spec.ignored if len(r) < 40)  # abbreviated ids
     try:
@@ -88,7 +112,7 @@ def walk(spec: WalkSpec, revs: list[str], start: dict[str, Group]) -> WalkResult
             elif len(parents) > 1:
                 _merge(out, group, parents, changes, combined, commit, when, ignored)
             else:
-                _single(out, group, parents, changes, when, ignored)
+                _single(out, group, parents, changes, commit, when, ignored, record)
             if not out.waiting:
                 break
         else:
@@ -102,27 +126,41 @@ def walk(spec: WalkSpec, revs: list[str], start: dict[str, Group]) -> WalkResult
     return out
 
 
+def decide(status: str, old: str | None, ignored: bool) -> tuple[str, str | None]:
+    """What a non-merge commit's change means for the content at its path:
+    ("follow", old path) for a pure or ignored rename, ("skip", None) for an ignored
+    edit or a deletion, ("resolve", None) for a change (an ignored add included)."""
+    kind = status[:1]
+    if kind == "R" and old is not None and (ignored or status == "R100"):
+        return "follow", old  # the content lived there before
+    if kind == "D" or ignored and kind != "A":
+        return "skip", None  # a mechanical change: the content's date lies further back
+    return "resolve", None
+
+
 def _single(out: WalkResult, group: Group, parents: list[str],
-            changes: dict[str, tuple[str, str | None]], when: str, ignored: bool) -> None:
+            changes: dict[str, tuple[str, str | None]], commit: str, when: str,
+            ignored: bool, record: bool) -> None:
     """A non-merge commit: changed targets are resolved (or renamed), the rest move on."""
     moved: Group = {}
     for path, (status, old) in changes.items():
         targets = group.get(path)
         if targets is None:
             continue
-        kind = status[:1]
-        if kind == "R" and old is not None and (ignored or status == "R100"):
-            del group[path]
-            moved.setdefault(old, []).extend(targets)  # the content lived there before
-        elif ignored and kind != "A":
-            continue  # a mechanical change: the content's date lies further back
-        elif kind != "D":
-            del group[path]
+        step = decide(status, old, ignored)
+        if record and parents and status[:1] in "AR":  # a root commit renames nothing
+            out.decisions.append(Decision(commit, when, path, tuple(targets), step))
+        if step[0] == "skip":
+            continue
+        del group[path]
+        if step[0] == "follow":
+            moved.setdefault(str(step[1]), []).extend(targets)
+        else:
             for target in targets:
                 out.dates[target] = when
     _join(group, moved)
     if parents and group:
-        _arrive(out.waiting, parents[0], group)
+        arrive(out.waiting, parents[0], group)
 
 
 def _merge(out: WalkResult, group: Group, parents: list[str],
@@ -149,9 +187,9 @@ def _merge(out: WalkResult, group: Group, parents: list[str],
                 out.dates[target] = when
     _join(group, moved)
     if group:
-        _arrive(out.waiting, parents[0], group)
+        arrive(out.waiting, parents[0], group)
     if other:
-        _arrive(out.waiting, parents[1], other)
+        arrive(out.waiting, parents[1], other)
 
 
 def _join(into: Group, more: Group) -> None:
@@ -159,7 +197,7 @@ def _join(into: Group, more: Group) -> None:
         into.setdefault(path, []).extend(targets)
 
 
-def _arrive(waiting: dict[str, Group], commit: str, group: Group) -> None:
+def arrive(waiting: dict[str, Group], commit: str, group: Group) -> None:
     """Chains meet at a commit: join their groups (the smaller into the larger)."""
     present = waiting.get(commit)
     if present is None:
@@ -258,9 +296,11 @@ class _Combined:
 
     def paths(self, merge: str) -> set[str]:
         if self.stream is None:
+            limit = ["--full-history", "--sparse", "--", *self.spec.paths] \
+                if self.spec.paths else []
             self.stream = _Stream(self.spec, [
                 "log", "-z", "--topo-order", "--merges", "--format=%x1e%H", "--name-status",
-                "--no-renames", "--diff-merges=combined", *self.revs])
+                "--no-renames", "--diff-merges=combined", *self.revs, *limit])
         while merge not in self.done:
             if self.ended:
                 raise GitFailed(f"git log --merges did not list merge {merge}")
@@ -276,3 +316,33 @@ class _Combined:
             elif token.strip(b"\n") and self.current is not None:
                 self.current[1].add(os.fsdecode(next(self.stream.tokens)))
         return self.done.pop(merge)
+
+
+
+def verify(spec: WalkSpec, decisions: list[Decision]) -> list[Decision]:
+    """The limited walk's rename-shaped steps that the whole-tree diff of the same commit
+    (one ``git diff-tree --stdin`` for all of them) would have taken differently."""
+    commits = list(dict.fromkeys(d.commit for d in decisions))
+    if not commits:
+        return []
+    args = ["diff-tree", "--stdin", "-r", "-z", "--root", "--name-status",
+            "-M" if spec.renames else "--no-renames"]
+    done = subprocess.run(git_command(spec.git, *args), cwd=spec.root, capture_output=True,
+                          input="".join(c + "\n" for c in commits).encode(), check=False)
+    if done.returncode != 0:
+        words = done.stderr.decode(errors="replace").strip().splitlines()
+        raise GitFailed(f"git diff-tree failed: {words[-1] if words else done.returncode}")
+    whole: dict[str, dict[str, tuple[str, str | None]]] = {}
+    current: dict[str, tuple[str, str | None]] = {}
+    tokens = iter(done.stdout.split(b"\0"))
+    for token in tokens:
+        text = token.decode().strip("\n")
+        if _COMMIT_ID.fullmatch(text):  # statuses are upper case: this starts a commit
+            current = whole.setdefault(text, {})
+        elif text:
+            old = os.fsdecode(next(tokens)) if text[:1] in "RC" else None
+            current[os.fsdecode(next(tokens))] = (text, old)
+    prefixes = tuple(r for r in spec.ignored if len(r) < 40)
+    return [d for d in decisions if d.step != decide(
+        *whole.get(d.commit, {}).get(d.path, ("A", None)),
+        d.commit in spec.ignored or d.commit.startswith(prefixes))]
