@@ -13,28 +13,13 @@ import baselines
 from bench_data import BASE
 from conftest import NOTES, record
 from sitemapkit import write_sitemaps
-from sitemapkit.compress import gzip_bytes
-from sitemapkit.entries import normalize_entry
-
-FUTURE = 2**40
+from sitemapkit.write import shard_bytes
+from sitemapkit.write.compress import gzip_bytes
 
 
 def serialize_all(module, entries) -> list[bytes]:
     """The hot unit plus its slow path, no gzip or files: what 'serialization' costs."""
-    buf = module.UrlsetBuffer(BASE, 50_000, 10_485_760, module.LocSet(), FUTURE)
-    shards, it = [], iter(entries)
-    while True:
-        status, entry = buf.feed(it)
-        if status == module.EXHAUSTED:
-            break
-        if status == module.SLOW:
-            status = buf.add(*normalize_entry(entry, BASE, FUTURE))
-        if status == module.FULL:
-            shards.append(buf.getvalue())
-            buf.reset()
-            buf.offer(entry)
-    shards.append(buf.getvalue())
-    return shards
+    return shard_bytes(entries, BASE, _impl=module)
 
 
 @pytest.fixture

@@ -31,7 +31,8 @@ from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
 
-from sitemapkit.entries import CHANGEFREQS, UrlEntry
+from sitemapkit import protocol
+from sitemapkit.rules.model import UrlEntry
 
 cdef extern from "Python.h":
     bint PyUnicode_IS_ASCII(object o)
@@ -44,8 +45,13 @@ cdef extern from "Python.h":
 import_datetime()
 
 cdef enum:
-    MAX_LOC_LENGTH = 2047
-    MAX_OFFSET_SECONDS = 50400  # 14 hours, the xsd:dateTime offset range
+    LOC_BUFFER = 4096  # stack buffer for one encoded loc; protocol.MAX_LOC_LENGTH fits
+
+if protocol.MAX_LOC_LENGTH >= LOC_BUFFER:
+    raise ImportError("protocol.MAX_LOC_LENGTH does not fit the C twin's loc buffer")
+cdef Py_ssize_t MAX_LOC_LENGTH = protocol.MAX_LOC_LENGTH
+cdef Py_ssize_t MAX_OFFSET_MINUTES = protocol.MAX_UTC_OFFSET_MINUTES
+cdef int64_t MAX_OFFSET_SECONDS = MAX_OFFSET_MINUTES * 60
 
 cdef enum:
     ADDED_ = 0
@@ -55,19 +61,17 @@ cdef enum:
     EXHAUSTED_ = 4
 
 ADDED, FULL, SLOW, DUPLICATE, EXHAUSTED = ADDED_, FULL_, SLOW_, DUPLICATE_, EXHAUSTED_
+FAST_FIELDS = ("loc", "lastmod", "changefreq", "priority", "alternates")
 
-NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
-XHTML_NS = "http://www.w3.org/1999/xhtml"
-HEAD = f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}">\n'.encode()
-HEAD_XHTML = (
-    f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}" xmlns:xhtml="{XHTML_NS}">\n'
-).encode()
+HEAD = (f'{protocol.XML_DECLARATION}<urlset xmlns="{protocol.SITEMAP_NS}">\n').encode()
+HEAD_XHTML = (f'{protocol.XML_DECLARATION}<urlset xmlns="{protocol.SITEMAP_NS}" '
+              f'xmlns:xhtml="{protocol.XHTML_NS}">\n').encode()
 TAIL = b"</urlset>\n"
 
 cdef bytes _HEAD = HEAD
 cdef bytes _HEAD_XHTML = HEAD_XHTML
 cdef bytes _TAIL = TAIL
-cdef frozenset _CHANGEFREQS = CHANGEFREQS
+cdef frozenset _CHANGEFREQS = frozenset(protocol.CHANGEFREQS)
 cdef object _UrlEntry = UrlEntry
 from datetime import timezone as _timezone_type
 cdef object _FixedOffset = _timezone_type
@@ -89,26 +93,26 @@ cdef int DAYS[12]
 
 
 cdef void _init_tables():
-    cdef bytes keep = (b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-                       b"-._~!$()*+,;=:@?")
+    """Byte classes from protocol's named character classes (the pure twin's source)."""
     cdef int i
     memset(CLS, C_BAD, 256)
     memset(ENC, 0, 128)
-    for i in b' "<>\\^`{|}[]':
-        ENC[i] = 1
     memset(HEXU, 0, 256)
     memset(DIGIT, 0, 256)
-    for i in range(len(keep)):
-        CLS[keep[i]] = C_KEEP
+    for i in protocol.URL_KEPT.encode("ascii"):
+        CLS[i] = C_KEEP
+    for i in protocol.URL_ENCODED.encode("ascii"):
+        ENC[i] = 1
+    for i in protocol.HEX_UPPER.encode("ascii"):
+        HEXU[i] = 1
+    for i in b"0123456789":
+        DIGIT[i] = 1
+    # Kept characters that the scan treats specially: '&' and "'" grow when escaped,
+    # '/' may start a dot segment, '%' must start a canonical %hh.
     CLS[ord('%')] = C_PERCENT
     CLS[ord('&')] = C_AMP
     CLS[ord("'")] = C_APOS
     CLS[ord('/')] = C_SLASH
-    for i in range(10):
-        HEXU[ord('0') + i] = 1
-        DIGIT[ord('0') + i] = 1
-    for i in range(6):
-        HEXU[ord('A') + i] = 1
     cdef int days[12]
     days[:] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
     for i in range(12):
@@ -116,6 +120,12 @@ cdef void _init_tables():
 
 
 _init_tables()
+
+
+def _tables():
+    """(CLS, ENC, HEXU) as bytes, for the test that they match protocol's classes."""
+    return (PyBytes_FromStringAndSize(<char*>CLS, 256), PyBytes_FromStringAndSize(<char*>ENC, 128),
+            PyBytes_FromStringAndSize(<char*>HEXU, 256))
 
 
 cdef inline int64_t _days_from_civil(int64_t y, int64_t m, int64_t d) noexcept:
@@ -178,7 +188,7 @@ cdef bint _parse_canonical(const char* s, Py_ssize_t n, int64_t* key) noexcept:
     oh = _num(s + 20, 2)
     om = _num(s + 23, 2)
     off = oh * 60 + om
-    if h > 23 or mi > 59 or sec > 59 or om > 59 or off > 14 * 60:
+    if h > 23 or mi > 59 or sec > 59 or om > 59 or off > MAX_OFFSET_MINUTES:
         return False
     if off == 0 and s[19] == 45:
         return False
@@ -253,7 +263,7 @@ cdef object _encode_tail(object loc, const char* prefix, Py_ssize_t prefix_len):
     cdef void* data = PyUnicode_DATA(loc)
     cdef Py_ssize_t n = PyUnicode_GET_LENGTH(loc), i, w
     cdef unsigned int cp
-    cdef char out[MAX_LOC_LENGTH + 16]
+    cdef char out[LOC_BUFFER + 16]
     if n < prefix_len:
         return None
     for i in range(prefix_len):
@@ -474,8 +484,10 @@ cdef class UrlsetBuffer:
     cdef const char* prefix_ptr
     cdef Py_ssize_t prefix_len, prefix_extra
     cdef readonly Py_ssize_t max_urls, max_bytes, count, nbytes
-    cdef public Py_ssize_t consumed
+    cdef readonly Py_ssize_t consumed
     cdef readonly Py_ssize_t unused_fields
+    cdef readonly bint record
+    cdef list _pairs
     cdef readonly LocSet seen
     cdef readonly int64_t future_limit
     cdef readonly bint text
@@ -486,7 +498,7 @@ cdef class UrlsetBuffer:
     cdef dict tz_offsets       # datetime.timezone -> its one fixed utcoffset()
 
     def __cinit__(self, str prefix, Py_ssize_t max_urls, Py_ssize_t max_bytes, LocSet seen,
-                  int64_t future_limit, bint text=False):
+                  int64_t future_limit, bint text=False, bint record=False):
         self.prefix = prefix
         self.prefix_ptr = _ascii(prefix, &self.prefix_len)
         self.prefix_extra = _escape_extra(self.prefix_ptr, self.prefix_len)
@@ -495,6 +507,7 @@ cdef class UrlsetBuffer:
         self.seen = seen
         self.future_limit = future_limit
         self.text = text
+        self.record = record
         self.consumed = 0
         self.unused_fields = 0
         self.tz_offsets = {}
@@ -508,12 +521,18 @@ cdef class UrlsetBuffer:
         free(self.buf)
 
     def reset(self):
+        """Start the next shard (the seen-URL set and ``consumed`` carry on)."""
+        self._pairs = []
         self.size = 0
         self.count = 0
         self.xhtml = False
         self.nbytes = 0 if self.text else len(_HEAD) + len(_TAIL)
         self.newest_key = -(<int64_t>1 << 62)
         self.newest_len = 0
+
+    def pairs(self):
+        """(loc, lastmod or "") of this shard's entries, kept only with ``record=True``."""
+        return list(self._pairs)
 
     @property
     def newest_lastmod(self):
@@ -609,6 +628,9 @@ cdef class UrlsetBuffer:
         self.count += 1
         if self.text and (lm != NULL or cf != NULL or pr != NULL or alternates):
             self.unused_fields += 1
+        if self.record:
+            self._pairs.append((loc, "" if self.text or lm == NULL
+                                else PyUnicode_DecodeASCII(lm, lmn, NULL)))
         if lm != NULL and key > self.newest_key:
             self.newest_key = key
             memcpy(self.newest, lm, lmn)
@@ -628,8 +650,10 @@ cdef class UrlsetBuffer:
             loc = entry
             lastmod = None
             changefreq = None
-        elif isinstance(entry, _UrlEntry) and len(<tuple>entry) == 5:
+        elif isinstance(entry, _UrlEntry):
             t = <tuple>entry
+            if len(t) != 5:
+                raise TypeError("UrlEntry has fields the C twin does not read (FAST_FIELDS)")
             loc = t[0]
             lastmod = t[1]
             changefreq = t[2]

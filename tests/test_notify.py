@@ -11,7 +11,7 @@ from fake_engine import FakeEngine
 from conftest import BASE
 from sitemapkit import UrlEntry
 from sitemapkit.cli import main
-from sitemapkit.notify import (
+from sitemapkit.publish.notify import (
     IndexNowOptions,
     NotifyConfigError,
     load_key,

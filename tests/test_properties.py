@@ -12,7 +12,8 @@ from sitemap_check import read_set
 
 from conftest import BASE, snapshot
 from sitemapkit import EntryError, NoUrlsError, UrlEntry
-from sitemapkit.entries import CHANGEFREQS, normalize_entry
+from sitemapkit.protocol import CHANGEFREQS
+from sitemapkit.rules import normalize_entry
 
 NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
 FUTURE_LIMIT = int(NOW.timestamp()) + 86_400

@@ -17,7 +17,7 @@ from sitemap_check import read_bytes
 from conftest import BASE
 from sitemapkit import write_sitemaps
 from sitemapkit.cli import main
-from sitemapkit.siteindex import SiteIndexError, build_index
+from sitemapkit.publish.siteindex import SiteIndexError, build_index
 from sitemapkit.validate import ValidateOptions, validate
 
 SITE = "https://example.com/"

@@ -21,8 +21,8 @@ from docs_projects import mkdocs_build, mkdocs_project, sphinx_build, sphinx_pro
 
 from sitemapkit import write_sitemaps
 from sitemapkit.cli import progress_line
-from sitemapkit.entries import RULES as ENTRY_RULES
 from sitemapkit.protocol_rules import RULES
+from sitemapkit.rules import RULES as ENTRY_RULES
 from sitemapkit.validate.findings import RULE_OF
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,7 +73,8 @@ def test_a_missing_accelerator_is_a_note_on_the_summary(tmp_path, monkeypatch):
                SITE, env={"SITEMAPKIT_NO_EXTENSIONS": "1"})
     assert done.returncode == 0
     assert "sitemapkit: note: pure-Python build" in done.stderr and "warning" not in done.stderr
-    from sitemapkit import _urlset, publish
+    from sitemapkit import _urlset
+    from sitemapkit.publish import pipeline as publish
     monkeypatch.setattr(_urlset, "USE_EXTENSIONS", False)
     monkeypatch.setattr(_urlset, "NO_EXTENSIONS", False)
     assert "was not compiled" in _urlset.build_description()

@@ -11,8 +11,8 @@ from sitemap_check import read_set
 
 from conftest import BASE, snapshot
 from sitemapkit import ConfigError, UrlEntry
-from sitemapkit._output import TMP_PREFIX
 from sitemapkit._urlset_py import HEAD, TAIL
+from sitemapkit.write.output import TMP_PREFIX
 
 
 def pages(n: int, start: int = 0) -> list[str]:

@@ -3,14 +3,9 @@
 from __future__ import annotations
 
 from ._urlset import USE_EXTENSIONS
-from .entries import RULES, EntryError, UrlEntry
-from .writer import (
-    ConfigError,
-    NoUrlsError,
-    WriteResult,
-    WriterOptions,
-    write_sitemaps,
-)
+from .errors import ConfigError, NoUrlsError, SitemapkitError
+from .rules.model import RULES, EntryError, UrlEntry
+from .write import WriteResult, WriterOptions, write_sitemaps
 
 __version__ = "0.1.0"
 
@@ -20,6 +15,7 @@ __all__ = [
     "ConfigError",
     "EntryError",
     "NoUrlsError",
+    "SitemapkitError",
     "UrlEntry",
     "WriteResult",
     "WriterOptions",

@@ -13,34 +13,38 @@ import re
 from collections.abc import Iterator
 from datetime import date, datetime, timedelta
 
-from .entries import (
+from .protocol import (
     CHANGEFREQS,
     ENTITY_IN_URL,
     MAX_LOC_LENGTH,
-    UrlEntry,
-    format_offset,
-    lastmod_key,
+    MAX_UTC_OFFSET_MINUTES,
+    SITEMAP_NS,
+    URL_ENCODED,
+    XHTML_NS,
+    XML_DECLARATION,
+    canonical_tail_pattern,
 )
+from .rules.dates import format_offset, lastmod_key
+from .rules.model import UrlEntry
 
 ADDED, FULL, SLOW, DUPLICATE, EXHAUSTED = 0, 1, 2, 3, 4
+# The UrlEntry fields the fast path reads; a test fails when UrlEntry gains another.
+FAST_FIELDS = ("loc", "lastmod", "changefreq", "priority", "alternates")
 
-NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
-XHTML_NS = "http://www.w3.org/1999/xhtml"
-HEAD = f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}">\n'.encode()
-HEAD_XHTML = (
-    f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}" xmlns:xhtml="{XHTML_NS}">\n'
-).encode()
+HEAD = f'{XML_DECLARATION}<urlset xmlns="{SITEMAP_NS}">\n'.encode()
+HEAD_XHTML = f'{XML_DECLARATION}<urlset xmlns="{SITEMAP_NS}" xmlns:xhtml="{XHTML_NS}">\n'.encode()
 TAIL = b"</urlset>\n"
 
 # Already percent-encoded ASCII URL characters that need no change (RFC 3986).
-_CANONICAL_TAIL = re.compile(r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-F]{2})*")
+_CANONICAL_TAIL = re.compile(canonical_tail_pattern())
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _DATETIME = re.compile(
     r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[+-][0-9]{2}:[0-9]{2}"
 )
-_ENCODE = frozenset(' "<>\\^`{|}[]')
+_ENCODE = frozenset(URL_ENCODED)
 _DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 _MINUTE = timedelta(minutes=1)
+_MAX_OFFSET = timedelta(minutes=MAX_UTC_OFFSET_MINUTES)
 
 
 def escape(text: str) -> str:
@@ -103,14 +107,14 @@ def _canonical_lastmod(value: object) -> str | None:
         hour, minute, second = int(value[11:13]), int(value[14:16]), int(value[17:19])
         off_h, off_m = int(value[20:22]), int(value[23:25])
         offset = off_h * 60 + off_m
-        if hour > 23 or minute > 59 or second > 59 or off_m > 59 or offset > 14 * 60:
+        if hour > 23 or minute > 59 or second > 59 or off_m > 59 or offset > MAX_UTC_OFFSET_MINUTES:
             return None
         if offset == 0 and value[19] == "-":  # canonical zero offset is +00:00
             return None
         return value
     if isinstance(value, datetime):
         delta = value.utcoffset()
-        if delta is None or delta % _MINUTE or abs(delta) > timedelta(hours=14):
+        if delta is None or delta % _MINUTE or abs(delta) > _MAX_OFFSET:
             return None
         return (
             f"{value.year:04d}-{value.month:02d}-{value.day:02d}T{value.hour:02d}:"
@@ -150,6 +154,7 @@ class UrlsetBuffer:
         seen: LocSet,
         future_limit: int,
         text: bool = False,
+        record: bool = False,
     ) -> None:
         self.prefix = prefix
         self.max_urls = max_urls
@@ -157,23 +162,36 @@ class UrlsetBuffer:
         self.seen = seen
         self.future_limit = future_limit
         self.text = text
-        self.consumed = 0
+        self.record = record
+        self._consumed = 0
         self.unused_fields = 0
         self.reset()
 
+    @property
+    def consumed(self) -> int:
+        """Entries ``feed`` has taken so far: the position of the last one returned."""
+        return self._consumed
+
     def reset(self) -> None:
+        """Start the next shard (the seen-URL set and ``consumed`` carry on)."""
         self._parts: list[str] = []
+        self._pairs: list[tuple[str, str]] = []
         self._xhtml = False
         self.count = 0
         self.nbytes = 0 if self.text else len(HEAD) + len(TAIL)
         self.newest_lastmod: str | None = None
         self._newest_key = -(2**62)
 
+    def pairs(self) -> list[tuple[str, str]]:
+        """(loc, lastmod or "") of this shard's entries, kept only with ``record=True``:
+        what the change record compares between runs."""
+        return list(self._pairs)
+
     def feed(self, entries: Iterator[object]) -> tuple[int, object]:
         """Add entries until one is not ADDED; return (status, that entry)."""
         offer = self.offer
         for entry in entries:
-            self.consumed += 1
+            self._consumed += 1
             status = offer(entry)
             if status != ADDED:
                 return status, entry
@@ -184,7 +202,7 @@ class UrlsetBuffer:
         if type(entry) is str:
             loc, lastmod, changefreq, priority = entry, None, None, None
             alternates: tuple[tuple[str, str], ...] = ()
-        elif isinstance(entry, UrlEntry) and len(entry) == 5:
+        elif isinstance(entry, UrlEntry):
             loc, lastmod, changefreq, priority, alternates = entry
         else:
             return SLOW
@@ -247,6 +265,8 @@ class UrlsetBuffer:
         self.nbytes += size
         if extra_head:
             self._xhtml = True
+        if self.record:
+            self._pairs.append((loc, "" if self.text else lastmod or ""))
         if self.text and (lastmod or changefreq or priority or alternates):
             self.unused_fields += 1
         if lastmod is not None:

@@ -1,65 +1,17 @@
-"""hreflang clusters (protocol-rules 36-39), written once for plugins, CLI and writer.
-
-A cluster is one page in several languages. Google ignores alternates unless every
-member lists every member, itself included, with the same set, so the writer checks
-members against each other as they stream past.
-"""
+"""Public home of the hreflang helpers (``sitemapkit.hreflang``); they live in
+``sitemapkit.rules.hreflang`` with the other entry rules."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from .rules.hreflang import (
+    X_DEFAULT,
+    Alternates,
+    ClusterCheck,
+    check_cluster,
+    cluster,
+    normalize_alternates,
+    pairs_from_config,
+)
 
-from .entries import EntryError
-
-Alternates = tuple[tuple[str, str], ...]
-X_DEFAULT = "x-default"
-
-
-def cluster(urls_by_lang: Mapping[str, str], x_default: str | None = None) -> Alternates:
-    """The alternates every member of one cluster carries: each language, then x-default.
-
-    ``x_default`` is a language code of the cluster (its URL becomes x-default) or a URL.
-    """
-    pairs = [(lang, url) for lang, url in urls_by_lang.items()]
-    if x_default:
-        pairs.append((X_DEFAULT, urls_by_lang.get(x_default, x_default)))
-    return tuple(pairs)
-
-
-class ClusterCheck:
-    """Remembers each href's cluster so a member that disagrees is caught on arrival."""
-
-    def __init__(self) -> None:
-        self._cluster_of: dict[str, frozenset[tuple[str, str]]] = {}
-        self._members: set[str] = set()
-
-    def add(self, loc: str, alternates: Alternates) -> None:
-        """Record one member (normalized values); raise if it disagrees with one seen."""
-        key = frozenset((lang.lower(), href) for lang, href in alternates)
-        for href in (loc, *(h for _, h in alternates)):
-            known = self._cluster_of.get(href)
-            if known is not None and known != key:
-                differs = sorted(f"{lang} {h}" for lang, h in known ^ key)[:4]
-                raise EntryError("alternate-cluster", "alternates", loc,
-                                 f"{href} is already in a cluster with other alternates; "
-                                 f"they differ in {differs}")
-        for _, href in alternates:
-            self._cluster_of[href] = key
-        self._members.add(loc)
-
-    def missing_members(self, site_prefix: str) -> list[str]:
-        """hrefs on this site that no entry with alternates claimed (reciprocity unknown)."""
-        return sorted(h for h in self._cluster_of
-                      if h.startswith(site_prefix) and h not in self._members)
-
-
-def pairs_from_config(items: Iterable[object], what: str) -> dict[str, str]:
-    """``{"en": "/", "de": "/de/"}`` or ``[{"lang": "en", "prefix": "/"}]`` -> dict."""
-    if isinstance(items, Mapping):
-        return {str(k): str(v) for k, v in items.items()}
-    out: dict[str, str] = {}
-    for item in items:
-        if not isinstance(item, Mapping) or "lang" not in item or "prefix" not in item:
-            raise ValueError(f"{what}: each language needs 'lang' and 'prefix', got {item!r}")
-        out[str(item["lang"])] = str(item["prefix"])
-    return out
+__all__ = ["X_DEFAULT", "Alternates", "ClusterCheck", "check_cluster", "cluster",
+           "normalize_alternates", "pairs_from_config"]

@@ -9,6 +9,16 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from .protocol import (
+    CHANGEFREQS,
+    DEFAULT_MAX_BYTES,
+    MAX_BYTES,
+    MAX_LOC_LENGTH,
+    MAX_URLS,
+    MIN_LOC_LENGTH,
+    SITEMAP_NS,
+)
+
 SOURCES = {
     "S1": "https://www.sitemaps.org/protocol.html",
     "S2": "https://www.sitemaps.org/faq.html",
@@ -44,8 +54,7 @@ RULES: dict[int, Rule] = {
     3: Rule("no DOCTYPE or entity declarations", "They are never needed in a sitemap and are a "
             "classic parser attack; a template accident is the usual cause.", ()),
     4: Rule("the sitemaps.org 0.9 namespace on <urlset> or <sitemapindex>", "Without exactly "
-            "http://www.sitemaps.org/schemas/sitemap/0.9 the file is not a sitemap to "
-            "crawlers.", ("S1", "S3")),
+            f"{SITEMAP_NS} the file is not a sitemap to crawlers.", ("S1", "S3")),
     5: Rule("http:// in the namespace is right", "The namespace is an identifier, not a link; "
             "changing it to https makes it a different (unknown) namespace.", ("S7",)),
     6: Rule("one <loc> per <url>, children in schema order", "The schema fixes loc, lastmod, "
@@ -56,11 +65,12 @@ RULES: dict[int, Rule] = {
             "extensions must use their namespace, declared on the root element.", ("S1", "S6")),
     9: Rule("absolute http(s) URLs", "Crawlers need the scheme and host; a relative URL is not "
             "a location.", ("S1", "S2", "S4")),
-    10: Rule("at most 2,047 characters", "The protocol says fewer than 2,048; longer URLs are "
-             "rejected.", ("S1", "S3")),
+    10: Rule(f"at most {MAX_LOC_LENGTH:,} characters", "The protocol says fewer than "
+             f"{MAX_LOC_LENGTH + 1:,}; longer URLs are rejected.", ("S1", "S3")),
     11: Rule("percent-encoded URLs", "Non-ASCII is encoded as UTF-8 %XX, spaces and quotes are "
              "escaped, and every % starts a valid escape.", ("S1", "S2", "S13")),
-    12: Rule("at least 12 characters", "The schema's minimum length for a loc.", ("S3",)),
+    12: Rule(f"at least {MIN_LOC_LENGTH} characters", "The schema's minimum length for a loc.",
+             ("S3",)),
     13: Rule("no #fragment", "Crawlers drop fragments, so heading anchors must not become "
              "entries.", ()),
     14: Rule("only canonical, indexable pages", "List the URL you want in search results: not "
@@ -75,21 +85,23 @@ RULES: dict[int, Rule] = {
              "trusting lastmod that changes on every build.", ("S1", "S4", "S7", "S10", "S11")),
     18: Rule("lastmod is not in the future", "Future timestamps are rejected (a day of clock "
              "skew is tolerated).", ("S11",)),
-    19: Rule("changefreq is one of seven words", "always, hourly, daily, weekly, monthly, "
-             "yearly or never, in lower case.", ("S1", "S3")),
+    19: Rule("changefreq is one of seven words", f"{', '.join(CHANGEFREQS[:-1])} or "
+             f"{CHANGEFREQS[-1]}, in lower case.", ("S1", "S3")),
     20: Rule("priority is 0.0 to 1.0", "A decimal number in that range.", ("S1", "S3")),
     21: Rule("changefreq and priority are ignored by Google and Bing", "So sitemapkit leaves "
              "them out unless asked.", ("S4", "S7", "S11")),
-    22: Rule("at most 50,000 URLs per sitemap", "Larger sets are split into shards under an "
+    22: Rule(f"at most {MAX_URLS:,} URLs per sitemap", "Larger sets are split into shards under an "
              "index.", ("S1", "S4")),
-    23: Rule("a byte cap per file, uncompressed", "At most 52,428,800 bytes by the protocol; "
-             "sitemapkit defaults to the older 10,485,760 every consumer accepts.",
+    23: Rule("a byte cap per file, uncompressed", f"At most {MAX_BYTES:,} bytes by the protocol; "
+             f"sitemapkit defaults to the older {DEFAULT_MAX_BYTES:,} every consumer accepts.",
              ("S1", "S4")),
-    24: Rule("alternates do not count as URLs", "Only <url> counts toward 50,000; alternates "
+    24: Rule("alternates do not count as URLs", f"Only <url> counts toward {MAX_URLS:,}; "
+             "alternates "
              "still count toward bytes.", ("S6",)),
     25: Rule("sitemap index format", "<sitemapindex> of <sitemap> entries with <loc> and an "
              "optional <lastmod>.", ("S1", "S3", "S5")),
-    26: Rule("at most 50,000 sitemaps per index", "Past that, write more indexes; never nest "
+    26: Rule(f"at most {MAX_URLS:,} sitemaps per index", "Past that, write more indexes; "
+             "never nest "
              "them.", ("S1", "S5", "S11")),
     27: Rule("an index names existing sitemaps, never an index", "Each <loc> of an index must "
              "be a valid sitemap file; indexes of indexes are not followed.", ("S1",)),
@@ -101,7 +113,7 @@ RULES: dict[int, Rule] = {
     31: Rule("gzip, not zip", "A .gz file must be a complete gzip stream (magic bytes, CRC, "
              "not truncated), and gzip data must be named .gz.", ("S1", "S2")),
     32: Rule("text sitemaps: one absolute URL per line", "Nothing else on a line, no blank "
-             "lines, at most 50,000 lines, UTF-8.", ("S1", "S4")),
+             f"lines, at most {MAX_URLS:,} lines, UTF-8.", ("S1", "S4")),
     33: Rule("one scheme, host and port per sitemap", "All URLs of a sitemap come from one "
              "host.", ("S1",)),
     34: Rule("a sitemap covers its own directory and below", "/docs/sitemap.xml may list "

@@ -13,7 +13,7 @@ import time
 from figures import FIGURES
 from sitemap_check import read_set
 
-from sitemapkit._output import TMP_PREFIX
+from sitemapkit.write.output import TMP_PREFIX
 
 BASE = "https://example.com/docs/"
 RUNS = 50

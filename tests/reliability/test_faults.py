@@ -15,8 +15,9 @@ import pytest
 from figures import FIGURES
 from sitemap_check import read_set
 
-from sitemapkit import UrlEntry, _output
-from sitemapkit._output import TMP_PREFIX, OutputError
+from sitemapkit import UrlEntry
+from sitemapkit.write import output as _output
+from sitemapkit.write.output import TMP_PREFIX, OutputError
 
 BASE = "https://example.com/docs/"
 FAULTS = [(errno.ENOSPC, "No space left on device"), (errno.EIO, "Input/output error")]

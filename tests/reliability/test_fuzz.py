@@ -14,7 +14,7 @@ from lxml import etree
 from sitemap_check import NS, PARSER, XHTML, schema
 
 from sitemapkit import UrlEntry
-from sitemapkit.entries import RULES, EntryError, normalize_entry
+from sitemapkit.rules import RULES, EntryError, normalize_entry
 
 BASE = "https://example.com/docs/"
 FUTURE_LIMIT = int(datetime(2026, 1, 1, tzinfo=timezone.utc).timestamp()) + 86_400

@@ -10,8 +10,8 @@ import pytest
 from gitrepo import Repo
 
 from sitemapkit import ConfigError
-from sitemapkit._output import TMP_PREFIX, OutputError
 from sitemapkit.gitdates import git_dates
+from sitemapkit.write.output import TMP_PREFIX, OutputError
 
 BASE = "https://example.com/docs/"
 PAGES = [BASE + f"p{i}" for i in range(5)]

@@ -12,11 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..hreflang import cluster
+from ..rules.hreflang import cluster
+from ..sources.pages import PageRow
 
 
 @dataclass(frozen=True)
-class PageRow:
+class BuiltPage:
     """One built page, as the adapter saw it in its own language build."""
 
     key: str  # language-neutral source path (norm_src_uri), or src_uri without i18n
@@ -54,21 +55,26 @@ def x_default_language(setting: bool | str, default_language: str | None) -> str
     return setting or None
 
 
-def with_alternates(rows: list[PageRow], languages: list[str], x_default: str | None
-                    ) -> tuple[list[tuple[PageRow, tuple[tuple[str, str], ...]]], int]:
+def page_row(page: BuiltPage, alternates: tuple[tuple[str, str], ...] = ()) -> PageRow:
+    return PageRow(page.loc, page.source, page.label, page.changefreq, page.priority,
+                   alternates)
+
+
+def with_alternates(rows: list[BuiltPage], languages: list[str], x_default: str | None
+                    ) -> tuple[list[PageRow], int]:
     """Own-language pages with their cluster's alternates; fallback copies counted out."""
     own = [row for row in rows if not row.is_fallback]
     by_key: dict[str, dict[str, str]] = {}
     for row in own:
         by_key.setdefault(row.key, {})[row.language or ""] = row.loc
     order = {lang: i for i, lang in enumerate(languages)}
-    out: list[tuple[PageRow, tuple[tuple[str, str], ...]]] = []
+    out: list[PageRow] = []
     for row in own:
         members = by_key[row.key]
         if len(members) < 2:
-            out.append((row, ()))
+            out.append(page_row(row))
             continue
         ordered = dict(sorted(members.items(), key=lambda kv: order.get(kv[0], len(order))))
         fallback_to = x_default if x_default in ordered else None
-        out.append((row, cluster(ordered, fallback_to)))
+        out.append(page_row(row, cluster(ordered, fallback_to)))
     return out, len(rows) - len(own)

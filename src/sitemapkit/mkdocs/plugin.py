@@ -25,16 +25,25 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils.meta import get_data
 
-from ..docsite import HtmlSignals, PageRules, as_lastmod, html_signals, same_url
-from ..entries import EntryError, UrlEntry
-from ..gitdates import GitDates, GitDatesError, GitOptions, git_dates
-from ..notify import NotifyConfigError
-from ..publish import PublishSettings, after_write, indexnow_settings, summary_line
-from ..writer import ConfigError, NoUrlsError, write_sitemaps
+from ..errors import SitemapkitError
+from ..publish.pipeline import Outcome, publish_pages
+from ..publish.settings import git_options, page_rules, publish_settings, writer_options
+from ..rules.model import EntryError
+from ..sources.gitdates import GitDates, GitOptions, git_dates
+from ..sources.htmlmeta import LEFT_OUT_REASONS, HtmlSignals, html_signals, left_out
+from ..sources.pages import PageRow
 from .config import SitemapConfig
-from .i18n import PageRow, file_languages, i18n_plugin, with_alternates, x_default_language
+from .i18n import (
+    BuiltPage,
+    file_languages,
+    i18n_plugin,
+    page_row,
+    with_alternates,
+    x_default_language,
+)
 
 log = logging.getLogger("mkdocs.plugins.sitemapkit")
+DEFAULT_CACHE = ".cache/sitemapkit"
 
 
 class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
@@ -44,29 +53,26 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self.signals: dict[str, HtmlSignals] = {}
         self.written: dict[str, str] = {}  # dest_uri -> src_uri of the page written there
         self.pending: tuple[list[str], Future[GitDates]] | None = None
-        self.languages_done: dict[str, list[PageRow]] = {}  # i18n: rows per language build
+        self.languages_done: dict[str, list[BuiltPage]] = {}  # i18n: rows per language build
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"],
                    dirty: bool) -> None:
         self.command = command
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
-        if not self.config.enabled or self.command == "serve":
+        if not self.config["enabled"] or self.command == "serve":
             return None  # serve keeps MkDocs' own preview sitemap; live reload stays fast
         if not config.site_url:
             name = os.path.basename(config.config_file_path or "mkdocs.yml")
             raise PluginError(f"sitemapkit: site_url is required in {name} to build a "
                               "sitemap (sitemaps need absolute URLs, sitemapkit rules 9); set "
                               "it, or set 'enabled: false' for this plugin")
+        self.values: dict[str, Any] = dict(self.config)
         try:
-            self.rules = PageRules.build(self.config.exclude, self.config.changefreq,
-                                         self.config.priority, self.config.rules)
-            indexnow, key_file, fail = indexnow_settings(self.config.indexnow)
-        except (ValueError, EntryError) as exc:
-            raise PluginError(f"sitemapkit: {exc}") from None
-        self.publish = PublishSettings(self.config.robots_txt, self.config["validate"], indexnow,
-                                       key_file, tuple(self.config.notify), fail,
-                                       self.config.max_bytes)
+            self.rules = page_rules(self.values)
+            self.publish = publish_settings(self.values, self.values["indexnow"])
+        except SitemapkitError as exc:
+            raise _plugin_error(exc) from None
         # MkDocs' own sitemap.xml stamps every page with the build date: we own it now.
         config.theme.static_templates.discard("sitemap.xml")
         self.signals, self.written = {}, {}
@@ -75,7 +81,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
     @event_priority(-110)  # after mkdocs-static-i18n (-100) has localized the file list
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files | None:
         self.files = files
-        if self.config.enabled and self.command != "serve":
+        if self.config["enabled"] and self.command != "serve":
             # With the template dropped, the theme's raw sitemap.xml would be copied as a
             # static file, and would stay there as junk if the build failed.
             for file in [f for f in files if f.src_uri in ("sitemap.xml", "sitemap.xml.gz")
@@ -92,7 +98,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         return None
 
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:
-        if self.config.enabled and self.command != "serve":
+        if self.config["enabled"] and self.command != "serve":
             self.signals[page.file.dest_uri] = html_signals(output)
             self.written[page.file.dest_uri] = page.file.src_uri
         return None
@@ -101,14 +107,14 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
     # before mkdocs-static-i18n's (-100), which runs the other language builds from it.
     @event_priority(-90)
     def on_post_build(self, *, config: MkDocsConfig) -> None:
-        if not self.config.enabled or self.command == "serve" or self.files is None:
+        if not self.config["enabled"] or self.command == "serve" or self.files is None:
             return
         started = time.perf_counter()
         rows = self._rows(config)
         i18n = i18n_plugin(config)
         if i18n is None:
             dates = self._git_dates(config, [r.source for r in rows if r.source])
-            self._write([(row, ()) for row in rows], dates, config, started)
+            self._write([page_row(row) for row in rows], dates, config, started)
             return
         self.languages_done[str(i18n.current_language)] = rows
         languages = [str(lang) for lang in i18n.build_languages]
@@ -117,19 +123,18 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         all_rows = [row for lang in languages for row in self.languages_done.pop(lang)]
         self.languages_done = {}
         paired, fallbacks = with_alternates(
-            all_rows, languages, x_default_language(self.config["x_default"],
+            all_rows, languages, x_default_language(self.values["x_default"],
                                                     str(i18n.default_language)))
         if fallbacks:
             log.info(f"sitemapkit: {fallbacks} fallback copies of default-language pages left "
                      "out (not translations)")
-        sources = [r.source for r, _ in paired if r.source]
+        sources = [r.source for r in paired if r.source]
         self._write(paired, self._git_dates(config, sources), config, started)
 
-    def _rows(self, config: MkDocsConfig) -> list[PageRow]:
+    def _rows(self, config: MkDocsConfig) -> list[BuiltPage]:
         """This build's published pages, after exclusions, redirects, noindex and
         canonical checks."""
-        left_out = {"redirect stubs": 0, "noindex pages": 0,
-                    "pages with a canonical URL pointing elsewhere": 0}
+        counts = dict.fromkeys(LEFT_OUT_REASONS, 0)
         rows, generated = [], 0
         for file in self._published():
             meta = _meta(file)
@@ -139,20 +144,20 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
                     (key != file.src_uri and self.rules.excluded(key)):
                 continue
             loc = urljoin(_site_url(config), file.url)
-            reason = _left_out(self.signals.get(file.dest_uri) or _read_signals(file), loc)
+            reason = left_out(self.signals.get(file.dest_uri) or _read_signals(file), loc)
             if reason:
-                left_out[reason] += 1
+                counts[reason] += 1
                 continue
             changefreq, priority = self.rules.hints(
                 file.src_uri, setting if isinstance(setting, dict) else None)
             source = "" if _generated(file, config.docs_dir) else file.abs_src_path or ""
             generated += not source
-            rows.append(PageRow(key, locale, language, loc, source, changefreq, priority,
-                                file.src_uri))
-        for what, count in left_out.items():
+            rows.append(BuiltPage(key, locale, language, loc, source, changefreq, priority,
+                                  file.src_uri))
+        for what, count in counts.items():
             if count:
                 log.info(f"sitemapkit: {count:,} {what} left out")
-        if generated and self.config.lastmod != "none":
+        if generated and self.config["lastmod"] != "none":
             log.info(f"sitemapkit: {generated:,} generated page{'s' * (generated != 1)} "
                      "(no source file): no lastmod")
         return rows
@@ -181,33 +186,32 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         return chosen
 
     def _git_paths(self, files: Files, docs_dir: str) -> list[str]:
-        if self.config.lastmod == "none":
+        if self.config["lastmod"] == "none":
             return []
         return [f.abs_src_path for f in files.documentation_pages()
                 if f.abs_src_path and not _is_404(f) and not _generated(f, docs_dir)]
 
     def _git_options(self, config: MkDocsConfig) -> GitOptions:
-        c = self.config
-        cache = c.cache_dir and str(Path(config.config_file_path or ".").parent / c.cache_dir)
-        settings: dict[str, Any] = dict(  # values checked by the Config class
-            date_kind=c.date_kind, ignore_revs=tuple(c.ignore_revs),
-            ignore_revs_file=c.ignore_revs_file or None, uncommitted=c.uncommitted,
-            untracked=c.untracked, not_in_git=c.not_in_git, no_git=c.no_git,
-            shallow=c.shallow, cache_dir=cache or None)
-        return GitOptions(**settings)
+        return git_options(self.values, self._cache(config) or None)
+
+    def _cache(self, config: MkDocsConfig) -> str:
+        """The cache directory beside mkdocs.yml; '' when turned off."""
+        setting = self.values["cache_dir"]
+        cache = DEFAULT_CACHE if setting is None else setting
+        return cache and str(Path(config.config_file_path or ".").parent / cache)
 
     def _git_dates(self, config: MkDocsConfig, needed: list[str]) -> GitDates:
         """The pass started in on_files when it covers ``needed``, else a new one."""
         paths, pending = self.pending or ([], None)
         self.pending = None
-        wanted = [] if self.config.lastmod == "none" else sorted(set(needed))
+        wanted = [] if self.config["lastmod"] == "none" else sorted(set(needed))
         try:
             if pending is not None and set(wanted) <= set(paths):
                 result = pending.result()
             else:
                 result = git_dates(wanted, self._git_options(config))
-        except GitDatesError as exc:
-            raise PluginError(f"sitemapkit: {exc}") from None
+        except SitemapkitError as exc:
+            raise _plugin_error(exc) from None
         for warning in result.warnings:
             log.warning(f"sitemapkit: {warning}")
         for note in result.notes_for(needed):  # only pages the sitemap lists count
@@ -219,39 +223,34 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         if self.publish.indexnow is None:
             return None
         root = Path(config.config_file_path or ".").parent
-        cache = self.config.cache_dir or ".cache/sitemapkit"
-        return str(root / cache / "lastmods.json")
+        return str(root / (self._cache(config) or DEFAULT_CACHE) / "lastmods.json")
 
-    def _write(self, paired: list[tuple[PageRow, tuple[tuple[str, str], ...]]],
-               dates: GitDates, config: MkDocsConfig, started: float) -> None:
-        c = self.config
-        base = _site_url(config)
-        entries = [UrlEntry(row.loc, as_lastmod(dates.get(row.source) if row.source else None,
-                                                c.lastmod),
-                            row.changefreq, row.priority, alternates)
-                   for row, alternates in paired]
+    def _write(self, rows: list[PageRow], dates: GitDates, config: MkDocsConfig,
+               started: float) -> None:
         try:
-            result = write_sitemaps(entries, config.site_dir, base, filename=c.filename,
-                                    max_urls=c.max_urls, max_bytes=c.max_bytes,
-                                    gzip_level=c.gzip_level,
-                                    changes_file=self._changes_file(config))
-            outcome = after_write(result, config.site_dir, base, self.publish)
-        except EntryError as exc:
-            page = paired[exc.position - 1][0].label if exc.position else "?"
-            raise PluginError(f"sitemapkit: page {page}: {exc}") from None
-        except (ConfigError, NoUrlsError, NotifyConfigError, OSError) as exc:
-            raise PluginError(f"sitemapkit: {exc}") from None
-        dated = sum(e.lastmod is not None for e in entries)
-        log.info(f"sitemapkit: {summary_line(result, dated, started)}")  # then what followed
-        for warning in result.warnings + outcome.warnings:
-            log.warning(f"sitemapkit: {warning}")
-        if result.duplicate_count:
-            log.warning(f"sitemapkit: {result.duplicate_count:,} duplicate URLs written once, "
-                        f"e.g. {result.duplicates[0][1]}")
-        for info in outcome.infos:
-            log.info(f"sitemapkit: {info}")
-        if outcome.errors:
-            raise PluginError("sitemapkit: " + "\n".join(outcome.errors))
+            writer = writer_options(self.values, changes_file=self._changes_file(config))
+            outcome = publish_pages(rows, dates, self.values["lastmod"], config.site_dir,
+                                    _site_url(config), writer, self.publish, started)
+        except SitemapkitError as exc:
+            raise _plugin_error(exc) from None
+        _log(outcome)
+
+
+def _plugin_error(exc: SitemapkitError) -> PluginError:
+    """Every error the pipeline raises, mapped once: a PluginError naming the page."""
+    where = getattr(exc, "where", None) if isinstance(exc, EntryError) else None
+    return PluginError(f"sitemapkit: {f'page {where}: ' if where else ''}{exc}")
+
+
+def _log(outcome: Outcome) -> None:
+    """Summary first, then warnings (``--strict`` fails on them), then notes."""
+    log.info(f"sitemapkit: {outcome.infos[0]}")
+    for warning in outcome.warnings:
+        log.warning(f"sitemapkit: {warning}")
+    for info in outcome.infos[1:]:
+        log.info(f"sitemapkit: {info}")
+    if outcome.errors:
+        raise PluginError("sitemapkit: " + "\n".join(outcome.errors))
 
 
 def _site_url(config: MkDocsConfig) -> str:
@@ -263,18 +262,6 @@ def _site_url(config: MkDocsConfig) -> str:
 def _inside(path: str | None, directory: str) -> bool:
     return bool(path) and os.path.abspath(str(path)).startswith(
         os.path.join(os.path.abspath(directory), ""))
-
-
-def _left_out(signals: HtmlSignals, loc: str) -> str | None:
-    """Why a rendered page is not a sitemap entry (the info line's wording), or None."""
-    if signals.redirect:
-        return "redirect stubs"
-    if signals.noindex:
-        return "noindex pages"
-    if signals.canonical and signals.canonical != loc and \
-            not same_url(urljoin(loc, signals.canonical), loc):
-        return "pages with a canonical URL pointing elsewhere"
-    return None
 
 
 def _generated(file: File, docs_dir: str) -> bool:

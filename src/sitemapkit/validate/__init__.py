@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
+from ..errors import UsageError
 from .findings import RULE_OF, Finding, Report
-from .site import UsageError, ValidateOptions, validate
+from .site import ValidateOptions, validate
 
 __all__ = ["RULE_OF", "Finding", "Report", "UsageError", "ValidateOptions", "validate"]

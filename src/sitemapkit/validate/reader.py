@@ -10,9 +10,9 @@ import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
+from ..protocol import MAX_BYTES
 from .findings import Say, Severity
 
-PROTOCOL_MAX_BYTES = 52_428_800
 CHUNK = 1 << 20
 GZIP_MAGIC = b"\x1f\x8b"
 
@@ -56,12 +56,12 @@ class Content:
         before, self.size = self.size, self.size + len(chunk)
         if before <= self.cap < self.size:
             self.report("error", "too-large", f"more than {self.cap:,} bytes uncompressed "
-                        "(the byte cap; protocol maximum 52,428,800)")
-        if self.size > PROTOCOL_MAX_BYTES:
+                        f"(the byte cap; protocol maximum {MAX_BYTES:,})")
+        if self.size > MAX_BYTES:
             self.stopped = True
-            self.report("error", "too-large", f"reading stopped after {PROTOCOL_MAX_BYTES:,} "
+            self.report("error", "too-large", f"reading stopped after {MAX_BYTES:,} "
                         "uncompressed bytes (the protocol maximum)")
-            chunk = chunk[: PROTOCOL_MAX_BYTES + len(chunk) - self.size]
+            chunk = chunk[: MAX_BYTES + len(chunk) - self.size]
         yield chunk
 
 

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import gzip
 import os
 import time
 from collections.abc import Iterable, Iterator
@@ -13,21 +12,22 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from .._display import shown_path
-from ..docsite import html_signals, same_url
-from ..entries import normalize_base_url
+from ..errors import UsageError
+from ..protocol import (
+    DEFAULT_MAX_BYTES,
+    MAX_BYTES,
+    MIN_MAX_BYTES,
+    SITEMAP_SUFFIXES,
+    TEXT_SUFFIXES,
+)
+from ..rules.urls import normalize_base_url
+from ..sources.htmlmeta import html_signals, same_url
 from .findings import Report, Say, Severity
-from .reader import PROTOCOL_MAX_BYTES
+from .sitewide import check_clusters, has_html, same_content
 from .state import FileResult, RunState
 from .textfile import check_text
 from .urls import check_url, url_key
 from .xmlfile import XmlCheck
-
-DEFAULT_MAX_BYTES = 10_485_760
-SITEMAP_SUFFIXES = (".xml", ".xml.gz", ".txt", ".txt.gz")
-
-
-class UsageError(ValueError):
-    """Bad arguments: a missing path or an out-of-range option (exit code 2)."""
 
 
 @dataclass(frozen=True)
@@ -44,8 +44,8 @@ def validate(paths: Iterable[str | os.PathLike[str]],
     """Check sitemap files and directories; every finding names its protocol rule."""
     started = time.perf_counter()
     opts = options or ValidateOptions()
-    if not 1024 <= opts.max_bytes <= PROTOCOL_MAX_BYTES:
-        raise UsageError(f"max_bytes must be 1024..{PROTOCOL_MAX_BYTES:,}, not {opts.max_bytes}")
+    if not MIN_MAX_BYTES <= opts.max_bytes <= MAX_BYTES:
+        raise UsageError(f"max_bytes must be {MIN_MAX_BYTES}..{MAX_BYTES:,}, not {opts.max_bytes}")
     try:
         base = normalize_base_url(opts.base_url) if opts.base_url else None
     except ValueError as exc:
@@ -61,7 +61,7 @@ def validate(paths: Iterable[str | os.PathLike[str]],
         tree = _Tree(path, base, state, opts)
         tree.check()
         report.results.update(tree.results)
-    _check_clusters(state)
+    check_clusters(state)
     report.elapsed = time.perf_counter() - started
     return report
 
@@ -106,7 +106,7 @@ class _Tree:
     # --- finding and checking files ---------------------------------------
     def check(self) -> None:
         pages = self.base and self.given_file is None and self.opts.check_pages
-        if pages and not _has_html(self.root):
+        if pages and not has_html(self.root):
             self.state.report.notes.append(f"{self.shown_dir()} holds no HTML pages: the "
                                            "built-page check (rule 14) is skipped")
             pages = False
@@ -142,7 +142,7 @@ class _Tree:
         self.copies: set[Path] = set()
         for path in files:
             plain = path.with_name(path.name[:-3])
-            if path.name.endswith(".gz") and plain in names and _same_content(path, plain):
+            if path.name.endswith(".gz") and plain in names and same_content(path, plain):
                 self.copies.add(path)
         return [p for p in files if p not in self.copies]
 
@@ -151,7 +151,7 @@ class _Tree:
             return self.results[path]
         name, scope = self.shown(path), self.scope_of(path)
         self.state.report.files += 1
-        if path.name.lower().endswith((".txt", ".txt.gz")):
+        if path.name.lower().endswith(TEXT_SUFFIXES):
             result = check_text(path, name, self.state, scope)
         else:
             result = XmlCheck(path, name, self.state, scope).run()
@@ -285,47 +285,3 @@ class _Tree:
         def say(severity: Severity, id_: str, message: str) -> None:
             self.state.report.add(severity, id_, self.shown(path), line, message)
         return say
-
-
-def _has_html(root: Path) -> bool:
-    """Whether a directory is a built site (any .html below it), stopping at the first."""
-    for _, dirnames, filenames in os.walk(root):
-        dirnames[:] = [d for d in dirnames if not d.startswith(".")]
-        if any(name.endswith((".html", ".htm")) for name in filenames):
-            return True
-    return False
-
-
-def _same_content(gz_path: Path, plain: Path) -> bool:
-    try:
-        if gz_path.stat().st_size > PROTOCOL_MAX_BYTES:
-            return False
-        with gzip.open(gz_path, "rb") as fh:
-            data = fh.read(PROTOCOL_MAX_BYTES + 1)
-        return data == plain.read_bytes()
-    except (OSError, EOFError):
-        return False
-
-
-def _check_clusters(state: RunState) -> None:
-    """Rule 36 across files: every member carries the same set and lists the others."""
-    clusters, report = state.clusters, state.report
-    for member, cluster in clusters.items():
-        name, line = state.cluster_lines[member]
-        for href in dict.fromkeys(href for _, href in cluster):  # x-default often repeats one
-            if href == member:
-                continue
-            other = clusters.get(href)
-            if other is None:
-                if hash(href) in state.seen:
-                    report.add("error", "hreflang-cluster", name, line,
-                               f"{member} lists {href} as an alternate, but {href} is in the "
-                               "sitemaps without alternates; both must point to each other")
-                else:
-                    report.add("warning", "hreflang-unlisted", name, line,
-                               f"alternate {href} is in no sitemap here; reciprocity cannot "
-                               "be checked")
-            elif other != cluster:
-                report.add("error", "hreflang-cluster", name, line,
-                           f"{member} and its alternate {href} list different alternates; "
-                           "every member must carry the same set")

@@ -7,7 +7,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
-from ..entries import CHANGEFREQS, EntryError, lastmod_key, normalize_lastmod
+from ..protocol import CHANGEFREQS
+from ..rules.dates import lastmod_key, normalize_lastmod
+from ..rules.model import EntryError
 from .findings import Report, Say
 
 Cluster = frozenset[tuple[str, str]]  # (hreflang lower-cased, href key)
@@ -96,8 +98,8 @@ VALID_PRIORITIES = frozenset(f"{i / 10:.1f}" for i in range(11)) | {"0", "1"}
 
 def check_changefreq(text: str, say: Say) -> None:
     if text not in CHANGEFREQS:
-        say("error", "changefreq", f"changefreq {text!r} is not one of always, hourly, daily, "
-            "weekly, monthly, yearly, never (lower case)")
+        say("error", "changefreq", f"changefreq {text!r} is not one of "
+            f"{', '.join(CHANGEFREQS)} (lower case)")
 
 
 def check_priority(text: str, say: Say) -> None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+from ..protocol import MAX_URLS
 from .findings import Severity
 from .reader import Content
 from .state import FileResult, RunState
 from .urls import check_url, origin
-from .xmlfile import MAX_URLS
 
 
 def check_text(path: Path, shown_name: str, state: RunState, scope: str | None) -> FileResult:

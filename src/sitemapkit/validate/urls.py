@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import re
 
-from ..entries import DEFAULT_PORTS, MAX_LOC_LENGTH, EntryError, split_url
+from ..protocol import DEFAULT_PORTS, MAX_LOC_LENGTH, MIN_LOC_LENGTH
+from ..rules.model import EntryError
+from ..rules.urls import split_url
 from .findings import Say
 
-MIN_LOC_LENGTH = 12  # sitemap.xsd minLength (rule 12)
 _CANONICAL = re.compile(
     r"(https?)://([a-z0-9.\-]+)(?::([0-9]{1,5}))?"
     r"((?:/(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-F]{2})*)?)", re.ASCII)

@@ -7,29 +7,27 @@ fraction of a second. Cross-file facts go to the shared ``RunState``.
 from __future__ import annotations
 
 import codecs
-import re
 from pathlib import Path
 from xml.parsers import expat
 
-from ..entries import ENTITY_IN_URL
-from ..hreflang import X_DEFAULT
+from ..protocol import (
+    LEGACY_NAMESPACES,
+    MAX_URLS,
+    SITEMAP_NS,
+    XHTML_NS,
+)
+from .entries import EntryCheck
 from .findings import Severity
+from .hreflang import check_link
 from .reader import Content
-from .state import FileResult, RunState, check_changefreq, check_priority
-from .urls import check_url, origin
+from .state import FileResult, RunState
 
-NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
-XHTML = "http://www.w3.org/1999/xhtml"
+NS = SITEMAP_NS
+XHTML = XHTML_NS
 SEP = " "
-LEGACY = {"http://www.google.com/schemas/sitemap/0.84": "the legacy Google 0.84 namespace",
-          "http://www.google.com/schemas/sitemap/0.9": "a Google namespace",
-          "https://www.sitemaps.org/schemas/sitemap/0.9": "https instead of http"}
+LEGACY = LEGACY_NAMESPACES
 URL_ORDER = {"loc": 1, "lastmod": 2, "changefreq": 3, "priority": 4}
 INDEX_ORDER = {"loc": 1, "lastmod": 2}
-LINK_ATTRS = frozenset({"rel", "href", "hreflang", "media", "type", "title"})
-HREFLANG = re.compile(r"[A-Za-z]{2}(-[A-Za-z]{4})?(-[A-Za-z]{2})?", re.ASCII)
-NO_EFFECT_REGIONS = {"uk": "en-GB", "eu": "a country", "un": "a country"}
-MAX_URLS = 50_000
 
 
 class _Stop(Exception):
@@ -60,11 +58,7 @@ class XmlCheck:
         self.skip_depth = 0  # inside an element whose content is not checked further
         self.link_depth = 0  # inside an xhtml:link (which must be empty)
         self._last = ""  # the previous child element, for order messages
-        self.origin: str | None = None
-        self.day: str | None = None  # the one calendar day of every lastmod, if only one
-        self.many_days = False
-        self.dated = 0
-        self.newest_key = -(2**62)
+        self.entries = EntryCheck(self)
         self.namespace_said = False  # one message for entries outside the namespace
 
     def say(self, severity: Severity, id_: str, message: str) -> None:
@@ -136,10 +130,10 @@ class XmlCheck:
         if count == 0 and r.kind != "broken":
             self.say("error", "empty", f"an empty <{self.kind}>: at least one "
                      f"<{'url' if r.kind == 'urlset' else 'sitemap'}> is required")
-        if self.dated >= 10 and not self.many_days:
-            day = self.day
+        if self.entries.dated >= 10 and not self.entries.many_days:
+            day = self.entries.day
             self.state.report.add("warning", "lastmod-build-date", self.name, None,
-                                  f"all {self.dated:,} lastmods fall on {day}: this looks "
+                                  f"all {self.entries.dated:,} lastmods fall on {day}: this looks "
                                   "like the build date, not each page's last change")
         self.state.report.urls += r.urls
 
@@ -242,31 +236,9 @@ class XmlCheck:
         self.skip_depth = self.depth
 
     def link(self, attrs: dict[str, str]) -> None:
-        extra = sorted(set(attrs) - LINK_ATTRS)
-        if extra:
-            self.say("error", "extension", f"xhtml:link has attributes {extra} beyond rel, "
-                     "href, hreflang, media, type, title")
-        rel, lang, href = attrs.get("rel"), attrs.get("hreflang"), attrs.get("href")
-        if rel != "alternate":
-            self.say("error", "hreflang-link", f"xhtml:link rel is {rel!r}, not 'alternate'")
-        if href is None:
-            self.say("error", "hreflang-link", "xhtml:link has no href")
-        if lang is None:
-            self.say("error", "hreflang-link", "xhtml:link has no hreflang")
-            return
-        if lang.lower() != X_DEFAULT:
-            if not HREFLANG.fullmatch(lang):
-                self.say("error", "hreflang-code", f"hreflang {lang!r} is not a language, "
-                         "optional script and region (e.g. en, de-AT, zh-Hant-TW) or x-default")
-            elif len(lang) >= 5 and lang[-3] == "-" and lang[-2:].lower() in NO_EFFECT_REGIONS:
-                self.say("warning", "hreflang-region", f"hreflang {lang!r}: region "
-                         f"{lang[-2:]!r} has no effect; use "
-                         f"{NO_EFFECT_REGIONS[lang[-2:].lower()]}")
-        key = None
-        if href is not None:
-            key = check_url(href, lambda s, i, m: self.say(s, i, m), "alternate href",
-                            "hreflang-href")
-        self.links.append((lang, key, self.parser.CurrentLineNumber))
+        found = check_link(attrs, self.say)
+        if found is not None:
+            self.links.append((*found, self.parser.CurrentLineNumber))
 
     def chars(self, data: str) -> None:
         if self.field is not None:
@@ -294,97 +266,9 @@ class XmlCheck:
             self.field = None
         elif depth == 2:
             if self.kind == "urlset":
-                self.url_done()
+                self.entries.url_done()
             else:
-                self.sitemap_done()
-
-    # --- one entry ------------------------------------------------------------
-    def _loc_key(self, loc: str, what: str) -> str | None:
-        say = self.say_at_entry
-        if self.loc_count != 1:
-            say("error", "loc-count", f"{self.loc_count} <loc> elements; exactly one is "
-                "required")
-            if not self.loc_count:
-                return None
-        if loc != loc.strip():
-            say("warning", "loc-escaping", f"{what} {loc!r} has surrounding whitespace")
-            loc = loc.strip()
-        if "&" in loc and ENTITY_IN_URL.search(loc):
-            say("error", "double-escaped", f"{what} {loc!r} contains an entity after parsing: "
-                "it was escaped twice")
-        key = check_url(loc, say, what)
-        if key is None:
-            return None
-        here = origin(key)
-        if self.origin is None:
-            self.origin = here
-        elif here != self.origin:
-            say("error", "one-host", f"{what} {loc!r} is on {here}, but this file's first URL "
-                f"is on {self.origin}; one scheme, host and port per file")
-        if self.scope and not key.startswith(self.scope):
-            say("error", "index-scope" if self.kind == "sitemapindex" else "scope",
-                f"{what} {loc!r} is not at or below {self.scope}, this file's directory")
-        return key
-
-    def _lastmod(self, id_: str) -> None:
-        text = self.entry.get("lastmod")
-        if text is None:
-            return
-        known = self.state.check_lastmod(text, self.say_at_entry, id_)
-        if known is not None:
-            canonical, k = known
-            self.dated += 1
-            if self.day is None:
-                self.day = canonical[:10]
-            elif not self.many_days and canonical[:10] != self.day:
-                self.many_days = True
-            if k > self.newest_key:
-                self.newest_key, self.result.newest_lastmod = k, canonical
-
-    def url_done(self) -> None:
-        self.result.urls += 1
-        key = self._loc_key(self.entry.get("loc", ""), "loc")
-        self._lastmod("lastmod-format")
-        say = self.say_at_entry
-        if "changefreq" in self.entry:
-            check_changefreq(self.entry["changefreq"], say)
-        if "priority" in self.entry:
-            check_priority(self.entry["priority"], say)
-        if key is None:
-            return
-        self.state.check_duplicate(key, self.file_no, say)
-        if self.state.page_check is not None:
-            self.state.page_check(key, say)
-        if self.links:
-            self.cluster(key)
-
-    def cluster(self, key: str) -> None:
-        say = self.say_at_entry
-        langs: dict[str, str | None] = {}
-        for lang, href, _ in self.links:
-            low = lang.lower()
-            if low in langs:
-                if langs[low] == href:
-                    say("warning", "hreflang-repeat", f"hreflang {lang!r} is listed twice with "
-                        "the same href")
-                elif low == X_DEFAULT:
-                    say("error", "x-default", "more than one x-default alternate")
-                else:
-                    say("error", "hreflang-repeat", f"hreflang {lang!r} points to two "
-                        f"different hrefs ({langs[low]} and {href})")
-            langs[low] = href
-        if key not in langs.values():
-            say("error", "hreflang-self", f"the alternates of {key} do not include the page "
-                "itself; every member lists itself")
-        members = frozenset((lang, href) for lang, href in langs.items() if href)
-        self.state.clusters[key] = members
-        self.state.cluster_lines[key] = (self.name, self.entry_line)
-
-    def sitemap_done(self) -> None:
-        loc = self.entry.get("loc", "")
-        key = self._loc_key(loc, "index loc")
-        self._lastmod("index-lastmod")
-        self.result.references.append((loc.strip(), key, self.entry_line))
+                self.entries.sitemap_done()
 
 
 def _show(name: str) -> str:

@@ -15,25 +15,18 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from urllib.parse import quote, unquote
 
-from . import _output
-from ._display import count, shown_path
-from .docsite import is_host_root, robots_sitemap_line
-from .entries import normalize_base_url
-from .validate import Report, ValidateOptions, validate
-from .validate.site import DEFAULT_MAX_BYTES
-from .validate.urls import url_key
-from .writer import PROTOCOL_MAX_URLS, index_xml
+from .._display import count, shown_path
+from ..errors import SiteIndexError
+from ..protocol import DEFAULT_MAX_BYTES, MAX_URLS
+from ..rules.urls import normalize_base_url
+from ..validate import Report, ValidateOptions, validate
+from ..validate.urls import url_key
+from ..write import output
+from ..write.index import index_xml
+from .robots import is_host_root, robots_sitemap_line
 
 ENTRY_POINTS = ("sitemap.xml", "sitemap_index.xml", "sitemap-index.xml", "sitemap.xml.gz",
                 "sitemap.txt")
-
-
-class SiteIndexError(ValueError):
-    """The children cannot be indexed: missing, invalid, or outside the output."""
-
-    def __init__(self, message: str, report: Report | None = None) -> None:
-        super().__init__(message)
-        self.report = report
 
 
 @dataclass
@@ -85,18 +78,9 @@ def entry_point(directory: Path) -> Path:
     raise SiteIndexError(f"{directory} has no sitemap (looked for {', '.join(ENTRY_POINTS)})")
 
 
-def build_index(dirs: Sequence[str | os.PathLike[str]], out_file: str | os.PathLike[str],
-                base_url: str, *, versions: Sequence[str] = (), alias: str | None = None,
-                robots: bool = True, max_bytes: int = DEFAULT_MAX_BYTES) -> IndexResult:
-    """Write ``out_file``, an index over the sitemaps of ``dirs`` (each a version directory,
-    or a mike root whose versions.json selects them). ``base_url`` is the URL of
-    ``out_file``'s directory."""
-    out = Path(out_file)
-    if out.is_dir():  # like `write -o`: a directory means "the index goes in here"
-        out = out / "sitemap.xml"
-    out_dir = _output.prepare_dir(out.parent)
-    _output.check_file_name(out.name, "index file name")
-    prefix = normalize_base_url(base_url)
+def _children(dirs: Sequence[str | os.PathLike[str]], versions: Sequence[str],
+              alias: str | None) -> list[Path]:
+    """The version directories to index: given ones, or those mike's versions.json selects."""
     children: list[Path] = []
     for given in map(Path, dirs):
         if not given.is_dir():
@@ -109,6 +93,22 @@ def build_index(dirs: Sequence[str | os.PathLike[str]], out_file: str | os.PathL
             children.append(given)
     if not children:
         raise SiteIndexError("no directories to index")
+    return children
+
+
+def build_index(dirs: Sequence[str | os.PathLike[str]], out_file: str | os.PathLike[str],
+                base_url: str, *, versions: Sequence[str] = (), alias: str | None = None,
+                robots: bool = True, max_bytes: int = DEFAULT_MAX_BYTES) -> IndexResult:
+    """Write ``out_file``, an index over the sitemaps of ``dirs`` (each a version directory,
+    or a mike root whose versions.json selects them). ``base_url`` is the URL of
+    ``out_file``'s directory."""
+    out = Path(out_file)
+    if out.is_dir():  # like `write -o`: a directory means "the index goes in here"
+        out = out / "sitemap.xml"
+    out_dir = output.prepare_dir(out.parent)
+    output.check_file_name(out.name, "index file name")
+    prefix = normalize_base_url(base_url)
+    children = _children(dirs, versions, alias)
     root = out_dir.resolve()
     rel_dirs = []
     for child in children:
@@ -133,18 +133,13 @@ def build_index(dirs: Sequence[str | os.PathLike[str]], out_file: str | os.PathL
                           "first (sitemapkit validate shows them all)", report)
     for point, child, url in zip(entry_points, children, child_urls, strict=True):
         result.sitemaps += _listed(point.resolve(), child, url, report)
-    if len(result.sitemaps) > PROTOCOL_MAX_URLS:
+    if len(result.sitemaps) > MAX_URLS:
         raise SiteIndexError(f"{len(result.sitemaps):,} sitemaps: more than one index holds "
-                          f"({PROTOCOL_MAX_URLS:,}), and indexes cannot be nested")
+                          f"({MAX_URLS:,}), and indexes cannot be nested")
     files = index_xml(result.sitemaps, max_bytes)
     if len(files) > 1:
         raise SiteIndexError(f"the index would exceed the byte cap of {max_bytes:,} bytes")
-    tmp = _output.temp_path(out_dir, out.name)
-    try:
-        _output.write_file(tmp, files[0], fsync=True)
-        os.replace(tmp, out)
-    finally:
-        tmp.unlink(missing_ok=True)
+    output.atomic_write(out, files[0], fsync=True)
     if robots and is_host_root(prefix):
         result.robots_changed = robots_sitemap_line(out_dir / "robots.txt", [result.index_url])
     elif robots:

@@ -20,34 +20,22 @@ the merge took it from the other side, where the walk continues.
 
 from __future__ import annotations
 
-import os
-import re
-import subprocess
-import tempfile
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import IO, NamedTuple
+from typing import NamedTuple
 
-Group = dict[str, list[str]]  # path as named at the waiting commit -> targets
-_COMMIT_ID = re.compile("[0-9a-f]{40}")
+from .gitlog import (
+    Combined,
+    GitFailed,
+    Group,
+    Stream,
+    WalkSpec,
+    commits_waited_at,
+    git_command,
+    whole_tree_changes,
+)
 
-
-class GitFailed(RuntimeError):
-    """A git process ended with an error; the message carries git's own words."""
-
-
-@dataclass(frozen=True)
-class WalkSpec:
-    """Everything the walk needs to know about the repository and the user's options."""
-
-    git: str
-    root: Path
-    date_kind: str  # "committer" or "author"
-    ignored: frozenset[str] = frozenset()  # full or abbreviated lower-case commit ids
-    boundary: frozenset[str] = frozenset()  # shallow clone: grafted commits
-    renames: bool = True
-    paths: tuple[str, ...] = ()  # limit the log to these (see Decision); () = everything
+__all__ = ["Decision", "GitFailed", "Group", "WalkResult", "WalkSpec", "arrive", "decide",
+           "git_command", "verify", "walk"]
 
 
 class Decision(NamedTuple):
@@ -77,12 +65,6 @@ class WalkResult:
         return [t for group in self.waiting.values() for ts in group.values() for t in ts]
 
 
-def git_command(git: str, *args: str) -> list[str]:
-    """Every git call: literal pathspecs, names unquoted, no pager, no colour."""
-    return [git, "--literal-pathspecs", "--no-pager", "-c", "core.quotepath=false",
-            "-c", "color.ui=false", *args]
-
-
 def walk(spec: WalkSpec, revs: list[str], start: dict[str, Group]) -> WalkResult:
     """Walk ``git log revs`` newest first, resolving the targets waiting in ``start``.
 
@@ -98,13 +80,13 @@ def walk(spec: WalkSpec, revs: list[str], start: dict[str, Group]) -> WalkResult
     # real parents (--full-history --sparse), so the chains are the same as unlimited.
     limit = ["--full-history", "--sparse", "--", *spec.paths] if spec.paths else []
     record = bool(spec.paths)
-    main = _Stream(spec, ["log", "-z", "--topo-order", "--root", f"--format={fmt}",
+    main = Stream(spec, ["log", "-z", "--topo-order", "--root", f"--format={fmt}",
                           "--name-status", *renames, "--diff-merges=first-parent", *revs,
                           *limit])
-    combined = _Combined(spec, revs)  # started at the first merge that matters
+    combined = Combined(spec, revs)  # started at the first merge that matters
     prefixes = tuple(r for r in spec.ignored if len(r) < 40)  # abbreviated ids
     try:
-        for commit, parents, when, changes in _commits(main, out.waiting):
+        for commit, parents, when, changes in commits_waited_at(main, out.waiting):
             group = out.waiting.pop(commit)
             ignored = commit in spec.ignored or commit.startswith(prefixes)
             if commit in spec.boundary:  # grafted: lists every file as added
@@ -164,7 +146,7 @@ def _single(out: WalkResult, group: Group, parents: list[str],
 
 
 def _merge(out: WalkResult, group: Group, parents: list[str],
-           changes: dict[str, tuple[str, str | None]], combined: _Combined, commit: str,
+           changes: dict[str, tuple[str, str | None]], combined: Combined, commit: str,
            when: str, ignored: bool) -> None:
     """A merge: unchanged against the first parent -> follow it; differing from every
     parent -> the merge made it; else it came from another parent (git follows the first
@@ -208,115 +190,6 @@ def arrive(waiting: dict[str, Group], commit: str, group: Group) -> None:
     waiting[commit] = large
 
 
-class _Stream:
-    """One git process read as NUL-separated tokens; stderr kept for the message."""
-
-    def __init__(self, spec: WalkSpec, args: list[str]) -> None:
-        self.args = args
-        self.stderr: IO[bytes] = tempfile.TemporaryFile()
-        self.proc = subprocess.Popen(git_command(spec.git, *args), cwd=spec.root,
-                                     stdout=subprocess.PIPE, stderr=self.stderr)
-        assert self.proc.stdout is not None
-        self.tokens = _tokens(iter(lambda: self.proc.stdout.read(1 << 16), b""))  # type: ignore[union-attr]
-
-    def check(self) -> None:
-        """After reading to the end: raise GitFailed when git did not exit cleanly."""
-        code = self.proc.wait()
-        if code != 0:
-            self.stderr.seek(0)
-            words = self.stderr.read().decode(errors="replace").strip() or f"exit status {code}"
-            raise GitFailed(f"git {' '.join(self.args[:2])} failed: {words.splitlines()[-1]}")
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-        assert self.proc.stdout is not None
-        self.proc.stdout.close()
-        self.proc.wait()
-        self.stderr.close()
-
-
-def _tokens(stream: Iterable[bytes]) -> Iterator[bytes]:
-    """NUL-separated tokens from a byte stream, without holding it all."""
-    rest = b""
-    for chunk in stream:
-        parts = (rest + chunk).split(b"\0")
-        rest = parts.pop()
-        yield from parts
-    if rest:
-        yield rest
-
-
-_Commit = tuple[str, list[str], str, dict[str, tuple[str, str | None]]]
-
-
-def _commits(stream: _Stream, waiting: dict[str, Group]) -> Iterator[_Commit]:
-    """(commit, parents, date, {path: (status, old path)}) for commits someone waits at.
-
-    The changes of commits nobody waits at are skipped without building anything.
-    """
-    header: tuple[str, list[str], str] | None = None
-    changes: dict[str, tuple[str, str | None]] = {}
-    tokens = stream.tokens
-    for token in tokens:
-        if token.startswith(b"\n"):
-            token = token.lstrip(b"\n")
-        if token.startswith(b"\x1e"):
-            if header is not None:
-                yield (*header, changes)
-            commit, parents, when = token[1:].decode().split("\x1f")
-            header = (commit, parents.split(), when) if commit in waiting else None
-            changes = {}
-            continue
-        if not token:
-            continue
-        status = token.decode()
-        old = os.fsdecode(next(tokens)) if status[:1] in "RC" else None
-        path = os.fsdecode(next(tokens))
-        if header is not None:
-            changes[path] = (status, old)
-    if header is not None:
-        yield (*header, changes)
-
-
-class _Combined:
-    """Paths each merge changed against every parent, read on demand from the merges log
-    (both logs list merges in the same order; others are kept until asked for)."""
-
-    def __init__(self, spec: WalkSpec, revs: list[str]) -> None:
-        self.spec, self.revs = spec, revs
-        self.stream: _Stream | None = None
-        self.done: dict[str, set[str]] = {}
-        self.current: tuple[str, set[str]] | None = None
-        self.ended = False
-
-    def close(self) -> None:
-        if self.stream is not None:
-            self.stream.close()
-
-    def paths(self, merge: str) -> set[str]:
-        if self.stream is None:
-            limit = ["--full-history", "--sparse", "--", *self.spec.paths] \
-                if self.spec.paths else []
-            self.stream = _Stream(self.spec, [
-                "log", "-z", "--topo-order", "--merges", "--format=%x1e%H", "--name-status",
-                "--no-renames", "--diff-merges=combined", *self.revs, *limit])
-        while merge not in self.done:
-            if self.ended:
-                raise GitFailed(f"git log --merges did not list merge {merge}")
-            token = next(self.stream.tokens, None)
-            if token is None or token.lstrip(b"\n").startswith(b"\x1e"):
-                if self.current is not None:  # the previous merge's list is complete
-                    self.done[self.current[0]] = self.current[1]
-                if token is None:
-                    self.ended = True
-                    self.stream.check()
-                    continue
-                self.current = (token.lstrip(b"\n")[1:].decode(), set())
-            elif token.strip(b"\n") and self.current is not None:
-                self.current[1].add(os.fsdecode(next(self.stream.tokens)))
-        return self.done.pop(merge)
-
 
 
 def verify(spec: WalkSpec, decisions: list[Decision]) -> list[Decision]:
@@ -325,23 +198,7 @@ def verify(spec: WalkSpec, decisions: list[Decision]) -> list[Decision]:
     commits = list(dict.fromkeys(d.commit for d in decisions))
     if not commits:
         return []
-    args = ["diff-tree", "--stdin", "-r", "-z", "--root", "--name-status",
-            "-M" if spec.renames else "--no-renames"]
-    done = subprocess.run(git_command(spec.git, *args), cwd=spec.root, capture_output=True,
-                          input="".join(c + "\n" for c in commits).encode(), check=False)
-    if done.returncode != 0:
-        words = done.stderr.decode(errors="replace").strip().splitlines()
-        raise GitFailed(f"git diff-tree failed: {words[-1] if words else done.returncode}")
-    whole: dict[str, dict[str, tuple[str, str | None]]] = {}
-    current: dict[str, tuple[str, str | None]] = {}
-    tokens = iter(done.stdout.split(b"\0"))
-    for token in tokens:
-        text = token.decode().strip("\n")
-        if _COMMIT_ID.fullmatch(text):  # statuses are upper case: this starts a commit
-            current = whole.setdefault(text, {})
-        elif text:
-            old = os.fsdecode(next(tokens)) if text[:1] in "RC" else None
-            current[os.fsdecode(next(tokens))] = (text, old)
+    whole = whole_tree_changes(spec, commits)
     prefixes = tuple(r for r in spec.ignored if len(r) < 40)
     return [d for d in decisions if d.step != decide(
         *whole.get(d.commit, {}).get(d.path, ("A", None)),

@@ -18,11 +18,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
-from . import __version__
-from .changes import Changes
+from .. import __version__
+from ..errors import NotifyConfigError
+from ..protocol import INDEXNOW_ENDPOINT, INDEXNOW_MAX_BATCH
+from ..write.changes import Changes
+from ..write.output import atomic_write
 
-INDEXNOW_ENDPOINT = "https://api.indexnow.org/indexnow"
-MAX_BATCH = 10_000  # IndexNow's limit per request
+MAX_BATCH = INDEXNOW_MAX_BATCH  # IndexNow's limit per request
 _KEY = re.compile(r"[A-Za-z0-9-]{8,128}")
 RETIRED_PINGS = ("google.com/ping", "google.com/webmasters/tools/ping", "bing.com/ping",
                  "bing.com/webmaster/ping")
@@ -31,10 +33,6 @@ ANSWERS = {400: "bad request (the payload was rejected)",
            403: "the key is not valid for this host (is the key file published?)",
            422: "URLs do not belong to the host, or the key file does not match",
            429: "too many requests"}
-
-
-class NotifyConfigError(ValueError):
-    """An IndexNow or ping setting cannot work (bad key, retired endpoint)."""
 
 
 @dataclass(frozen=True)
@@ -77,7 +75,7 @@ def load_key(key: str | None, key_file: str | None) -> str:
 def write_key_file(site_dir: str | Path, key: str) -> Path:
     """``<key>.txt`` holding the key, at the site root, where engines verify it."""
     path = Path(site_dir) / f"{key}.txt"
-    path.write_text(key, "utf-8")
+    atomic_write(path, key)
     return path
 
 

@@ -21,13 +21,12 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from urllib.parse import unquote
 
+from ..errors import OutputError
+from ..protocol import SITEMAP_SUFFIXES
+
 TMP_PREFIX = ".sitemapkit-tmp-"
 JOURNAL = "journal.json"
 _LOC = re.compile(rb"<loc>\s*([^<]*?)\s*</loc>")
-
-
-class OutputError(OSError):
-    """The output directory or a file in it could not be written safely."""
 
 
 def check_file_name(name: str, what: str) -> str:
@@ -111,6 +110,20 @@ def write_file(path: Path, data: bytes, fsync: bool) -> None:
     os.close(fd)
 
 
+def atomic_write(path: str | os.PathLike[str], data: bytes | str, fsync: bool = False) -> None:
+    """Every file the package writes outside a sitemap commit (robots.txt, the IndexNow
+    key file, caches, records, a version index): a temp file beside it, then one
+    rename, so a reader or a crash never sees half a file."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = temp_path(target.parent, target.name)
+    try:
+        write_file(tmp, data.encode("utf-8") if isinstance(data, str) else data, fsync)
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
 def sync_dir(out_dir: Path) -> None:
     with contextlib.suppress(OSError):  # not supported on every platform / filesystem
         fd = os.open(out_dir, os.O_RDONLY)
@@ -167,9 +180,6 @@ def _is_plain(name: str) -> bool:
     except ValueError:
         return False
     return True
-
-
-SITEMAP_SUFFIXES = (".xml", ".xml.gz", ".txt", ".txt.gz")
 
 
 def remove_owned(out_dir: Path, names: list[str]) -> None:

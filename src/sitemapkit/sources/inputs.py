@@ -14,15 +14,12 @@ import sys
 from collections.abc import Iterator
 from typing import IO, Any
 
-from .entries import UrlEntry
+from ..errors import InputError
+from ..rules.model import UrlEntry
 
 FORMATS = ("text", "csv", "tsv", "jsonl")
 COLUMNS = ("loc", "lastmod", "changefreq", "priority")
 _SUFFIXES = {".txt": "text", ".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
-
-
-class InputError(ValueError):
-    """The input file itself is malformed (bad header, bad JSON line)."""
 
 
 def detect_format(path: str, explicit: str | None) -> str:

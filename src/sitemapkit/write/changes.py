@@ -1,7 +1,7 @@
 """Which URLs changed since the previous run: the writer's per-URL lastmod record.
 
-IndexNow wants only URLs that changed. The writer reads (loc, lastmod) back from the
-shard bytes it just produced (our own fixed format, so one regex), compares them
+IndexNow wants only URLs that changed. The hot unit hands over the (loc, lastmod)
+pairs of each shard it closes (``UrlsetBuffer.pairs()``); the record compares them
 with the record the previous run left, and replaces the record after a successful
 commit. Off unless asked: the record costs memory per URL.
 """
@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-_XML_PAIR = re.compile(rb"<loc>([^<]*)</loc>(?:<lastmod>([^<]*)</lastmod>)?")
+from .output import atomic_write
+
 RECORD_VERSION = 1
 
 
@@ -53,14 +53,9 @@ class LastmodRecord:
         self.path, self.base = Path(path), base
         self.lastmods: dict[str, str] = {}
 
-    def add_shard(self, data: bytes, text: bool) -> None:
-        if text:
-            for line in data.decode("ascii").splitlines():
-                self.lastmods[line] = ""
-            return
-        for m in _XML_PAIR.finditer(data):
-            loc = m[1].decode("ascii").replace("&apos;", "'").replace("&amp;", "&")
-            self.lastmods[loc] = (m[2] or b"").decode("ascii")
+    def add(self, pairs: list[tuple[str, str]]) -> None:
+        """One shard's (loc, lastmod or "") pairs."""
+        self.lastmods.update(pairs)
 
     def compare(self) -> Changes:
         previous = self._read()
@@ -82,12 +77,5 @@ class LastmodRecord:
 
     def save(self) -> None:
         """Atomic replace: a crash leaves the old record, never half a new one."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        try:
-            tmp.write_text(json.dumps({"version": RECORD_VERSION, "base": self.base,
-                                       "lastmods": self.lastmods}, separators=(",", ":")),
-                           "utf-8")
-            os.replace(tmp, self.path)
-        finally:
-            tmp.unlink(missing_ok=True)
+        atomic_write(self.path, json.dumps({"version": RECORD_VERSION, "base": self.base,
+                                            "lastmods": self.lastmods}, separators=(",", ":")))

@@ -1,0 +1,57 @@
+"""What every command shares: the one mapping from typed errors to a message and an
+exit code (0 success, 1 invalid input or a failed write, 2 usage, 130 interrupted)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING, Any
+
+from ..errors import ConfigError, InputError, NoUrlsError, SitemapkitError, UsageError
+from ..options import CLI, OPTIONS, Option
+from ..rules.model import EntryError
+
+if TYPE_CHECKING:
+    Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
+else:
+    Subparsers = argparse._SubParsersAction
+
+
+def error(message: str) -> None:
+    print(f"sitemapkit: error: {message}", file=sys.stderr)
+
+
+def fail(exc: SitemapkitError) -> int:
+    """Print ``exc`` in one line and return its exit code."""
+    if isinstance(exc, EntryError):
+        where = f" ({exc.where})" if exc.where else ""
+        error(f"{exc}{where}; nothing was written")
+    elif isinstance(exc, (InputError, NoUrlsError)):
+        error(f"{exc}; nothing was written")
+    else:
+        error(str(exc))
+    return 2 if isinstance(exc, (ConfigError, UsageError)) else 1
+
+
+def add_flag(group: Any, option: Option, dest: str) -> None:
+    """One declared option as a flag: booleans switch away from their default, lists
+    repeat, everything else takes a value of the declared type."""
+    default = option.default_for(CLI)
+    if default is True or default is False:
+        group.add_argument(option.cli_flag, dest=dest, default=default,
+                           action="store_false" if default else "store_true",
+                           help=f"turn off: {option.help}" if default else option.help)
+        return
+    if option.item is not None:
+        group.add_argument(option.cli_flag, dest=dest, action="append", default=[],
+                           metavar=option.cli_metavar, help=option.help)
+        return
+    kind = next(t for t in option.types if t is not type(None))
+    group.add_argument(option.cli_flag, dest=dest, type=kind, default=default,
+                       choices=option.choices or None, metavar=option.cli_metavar
+                       if not option.choices else None, help=option.help)
+
+
+def declared(name: str) -> Option:
+    """A declared option by name, for commands that share it (``--max-bytes``)."""
+    return next(option for option in OPTIONS if option.name == name)

@@ -1,0 +1,42 @@
+"""``sitemapkit doctor``: the build (C accelerator or pure Python), Python, git and
+the optional backends."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import platform
+import shutil
+import subprocess
+import sys
+
+from .. import __version__
+from .._urlset import build_description
+from .common import Subparsers
+
+OPTIONAL = ("isal", "zlib-ng", "lxml", "mkdocs", "properdocs", "mkdocs-static-i18n", "sphinx",
+            "zensical")
+
+
+def add(sub: Subparsers, formatter: type[argparse.HelpFormatter]) -> None:
+    sub.add_parser("doctor", formatter_class=formatter,
+                   help="the build (C accelerator or pure Python), Python, git and the "
+                   "optional backends")
+
+
+def run(args: argparse.Namespace) -> int:
+    git = shutil.which("git")
+    git_version = "not found (lastmod needs git)"
+    if git:
+        done = subprocess.run([git, "--version"], capture_output=True, text=True, check=False)
+        git_version = done.stdout.strip() or f"{git}: {done.stderr.strip()}"
+    print(f"sitemapkit {__version__}: {build_description()}")
+    print(f"python {platform.python_version()} ({sys.executable})")
+    print(f"git: {git_version}")
+    for name in OPTIONAL:
+        try:
+            found = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            found = "not installed"
+        print(f"{name}: {found}")
+    return 0

@@ -1,0 +1,50 @@
+"""The typed errors the pipeline raises. Each host maps them in one place
+(``mkdocs.plugin``, ``sphinx``, ``cli``): a ``SitemapkitError`` is a message for the
+user, never a traceback."""
+
+from __future__ import annotations
+
+
+class SitemapkitError(Exception):
+    """Base of every error sitemapkit raises on purpose; ``str()`` is the message."""
+
+
+class ConfigError(SitemapkitError, ValueError):
+    """An option is out of range or unsafe."""
+
+
+class NoUrlsError(SitemapkitError, ValueError):
+    """Nothing to write: an empty sitemap is never written (sitemapkit rules 7)."""
+
+
+class OutputError(SitemapkitError, OSError):
+    """The output directory or a file in it could not be written safely."""
+
+
+class InputError(SitemapkitError, ValueError):
+    """An input file itself is malformed (bad header, bad JSON line)."""
+
+
+class NotifyConfigError(ConfigError):
+    """A notification setting is unusable (bad key, ping template without {sitemap})."""
+
+
+class GitDatesError(SitemapkitError, RuntimeError):
+    """Raised for a shallow clone when ``shallow="error"``, or a failing git."""
+
+
+class PublishError(SitemapkitError):
+    """The sitemaps are live, but a step after them failed (robots.txt, the key file)."""
+
+
+class SiteIndexError(SitemapkitError, ValueError):
+    """Version directories cannot be indexed: missing, invalid, or outside the output.
+    ``report`` holds the children's validation findings when they are the reason."""
+
+    def __init__(self, message: str, report: object = None) -> None:
+        super().__init__(message)
+        self.report = report
+
+
+class UsageError(SitemapkitError, ValueError):
+    """Bad arguments to a command: a missing path or an out-of-range option (exit 2)."""

@@ -1,0 +1,73 @@
+"""Every protocol fact the package uses, once: limits, namespaces, file suffixes,
+changefreq values and the URL character classes.
+
+The writer, both hot-unit twins (the C twin builds its byte tables from these
+strings at import), the validator and the hosts read them from here; a test greps
+the package for any of these values written as a literal elsewhere. The numbers in
+comments are the rules of ``sitemapkit rules N`` (``protocol_rules.py``).
+"""
+
+from __future__ import annotations
+
+import re
+import string
+
+# --- namespaces and file framing (rules 1-6) ---------------------------------
+SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+XHTML_NS = "http://www.w3.org/1999/xhtml"
+XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
+LEGACY_NAMESPACES = {
+    "http://www.google.com/schemas/sitemap/0.84": "the legacy Google 0.84 namespace",
+    "https://www.sitemaps.org/schemas/sitemap/0.9": "https instead of http",
+}
+
+# --- limits (rules 10, 12, 21-23, 27) ------------------------------------------
+MAX_URLS = 50_000  # per sitemap file, and sitemaps per index file
+MAX_BYTES = 52_428_800  # uncompressed, per file: the current protocol maximum
+DEFAULT_MAX_BYTES = 10_485_760  # the older, stricter figure every consumer accepts
+MIN_MAX_BYTES = 1024  # smallest byte cap we accept: one entry must fit
+MAX_LOC_LENGTH = 2047  # fewer than 2,048 characters once percent-encoded
+MIN_LOC_LENGTH = 12  # sitemap.xsd minLength
+
+# --- files ---------------------------------------------------------------------
+SITEMAP_SUFFIXES = (".xml", ".xml.gz", ".txt", ".txt.gz")
+TEXT_SUFFIXES = (".txt", ".txt.gz")  # text sitemaps: one URL a line
+DEFAULT_FILENAME = {"xml": "sitemap.xml", "text": "sitemap.txt"}
+DEFAULT_SHARD_PATTERN = "sitemap-{number:05d}-{digest}.%s.gz"  # % the format's extension
+TEXT_INDEX_FILENAME = "sitemap-index.xml"
+EXTRA_INDEX_PATTERN = "sitemap-index-{number:05d}.xml"
+
+# --- fields (rules 16-20) ------------------------------------------------------
+CHANGEFREQS = ("always", "hourly", "daily", "weekly", "monthly", "yearly", "never")
+MAX_UTC_OFFSET_MINUTES = 14 * 60  # xsd:dateTime allows -14:00..+14:00
+FUTURE_TOLERANCE_SECONDS = 86_400  # a lastmod may lead the clock by a day (rule 18)
+PRIORITY_DECIMALS = 3
+
+# --- URLs (rules 9, 11, 13) ----------------------------------------------------
+DEFAULT_PORTS = {"http": "80", "https": "443"}
+URL_UNRESERVED = string.ascii_letters + string.digits + "-._~"
+URL_SUB_DELIMS = "!$&'()*+,;="
+URL_KEPT = URL_UNRESERVED + URL_SUB_DELIMS + ":@/?"
+"""ASCII kept as it is in a canonical path and query (RFC 3986 pchar, '/', '?');
+'%' is kept only as the start of an upper-case %hh."""
+URL_ENCODED = ' "<>\\^`{|}[]'
+"""Printable ASCII that the writer percent-encodes in a path or query."""
+HEX_UPPER = "0123456789ABCDEF"
+HEX_DIGITS = "0123456789abcdefABCDEF"
+XML_SPECIALS = {"&": "&amp;", "'": "&apos;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}
+ENTITY_IN_URL = re.compile(r"&(?:amp|lt|gt|quot|apos);")
+"""A loc already XML-escaped before it reached the writer (rule 2)."""
+
+# --- hreflang (rules 36-39) ----------------------------------------------------
+X_DEFAULT = "x-default"
+HREFLANG = re.compile(r"[A-Za-z]{2}(-[A-Za-z]{4})?(-[A-Za-z]{2})?", re.ASCII)
+"""A language, an optional script and an optional region (x-default apart)."""
+
+# --- IndexNow --------------------------------------------------------------------
+INDEXNOW_ENDPOINT = "https://api.indexnow.org/indexnow"
+INDEXNOW_MAX_BATCH = 10_000
+
+
+def canonical_tail_pattern() -> str:
+    """Regex body for an already-canonical path and query, built from the classes."""
+    return "(?:[" + re.escape(URL_KEPT) + "]|%[" + HEX_UPPER + "]{2})*"

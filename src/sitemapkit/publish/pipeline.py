@@ -1,0 +1,124 @@
+"""The one pipeline every host calls: page rows -> dates -> entries -> write ->
+robots.txt / validate / notify -> outcome.
+
+It raises only ``SitemapkitError`` subclasses (an ``EntryError`` carries ``where``,
+the page or input line it came from); each host maps them in one place. What went
+well is returned as an ``Outcome`` of info, warning and error lines for the host to
+log: warnings fail a strict build, errors fail any build.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from .._display import count, shown_path
+from .._urlset import USE_EXTENSIONS
+from ..errors import OutputError, PublishError, SitemapkitError
+from ..rules.model import EntryError, UrlEntry
+from ..sources.gitdates import GitDates
+from ..sources.pages import PageRow, as_lastmod
+from ..validate import ValidateOptions, validate
+from ..write import WriteResult, write_sitemaps
+from ..write.options import WriterOptions
+from .notify import announce, write_key_file
+from .robots import is_host_root, robots_sitemap_line
+from .settings import PublishSettings
+
+
+@dataclass
+class Outcome:
+    result: WriteResult
+    infos: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # the host fails the build on these
+    notify_failures: list[str] = field(default_factory=list)  # also in warnings or errors
+
+
+def entries_from_rows(rows: Iterable[PageRow], dates: GitDates, kind: str) -> list[UrlEntry]:
+    """Each page dated by the newest of its source and parts (undated if its source is)."""
+    return [UrlEntry(row.loc, as_lastmod(newest(dates, row.source, row.parts), kind),
+                     row.changefreq, row.priority, row.alternates) for row in rows]
+
+
+def newest(dates: GitDates, source: str, parts: Iterable[str]) -> datetime | None:
+    own = dates.get(source) if source else None
+    if own is None:
+        return None
+    return max([own, *(d for d in map(dates.get, parts) if d is not None)])
+
+
+def publish_pages(rows: list[PageRow], dates: GitDates, kind: str, out_dir: str | Path,
+                  base: str, writer: WriterOptions, settings: PublishSettings,
+                  started: float) -> Outcome:
+    """The docs hosts' path: date the rows, write, publish, and say so in one line."""
+    entries = entries_from_rows(rows, dates, kind)
+    outcome = publish(entries, out_dir, base, writer, settings,
+                      lambda position: rows[position - 1].label)
+    dated = sum(e.lastmod is not None for e in entries)
+    outcome.infos.insert(0, summary_line(outcome.result, dated, started))
+    return outcome
+
+
+def publish(entries: Iterable[object], out_dir: str | Path, base: str, writer: WriterOptions,
+            settings: PublishSettings, where: Callable[[int], str | None]) -> Outcome:
+    """Write the sitemaps, then robots.txt, validation and notifications."""
+    try:
+        result = write_sitemaps(entries, out_dir, base, options=writer)
+    except EntryError as exc:
+        exc.where = where(exc.position) if exc.position else None
+        raise
+    except SitemapkitError:
+        raise
+    except OSError as exc:
+        raise OutputError(f"writing {out_dir} failed: {exc}") from exc
+    outcome = Outcome(result, warnings=list(result.warnings))
+    if result.duplicate_count:
+        outcome.warnings.append(f"{count(result.duplicate_count, 'duplicate URL')} written "
+                                f"once, e.g. {result.duplicates[0][1]}")
+    try:
+        _after_write(result, Path(out_dir), base, settings, outcome)
+    except (SitemapkitError, OSError) as exc:
+        raise PublishError(f"the sitemaps are written, but {exc}") from exc
+    return outcome
+
+
+def _after_write(result: WriteResult, out: Path, base: str, settings: PublishSettings,
+                 outcome: Outcome) -> None:
+    entry_url = result.url(result.entry_point)
+    if settings.robots_txt:
+        if is_host_root(base):
+            robots_sitemap_line(out / "robots.txt",
+                                [result.url(n) for n in result.index_files] or [entry_url])
+        else:
+            outcome.infos.append(f"{base} is a sub-path site; crawlers read robots.txt only at "
+                                 f"the host root, so add 'Sitemap: {entry_url}' there")
+    if settings.indexnow is not None and settings.write_key_file:
+        write_key_file(out, settings.indexnow.key)
+    if settings.validate:
+        _validate(out, base, settings, outcome)
+    notes, failures = announce(result.changes, entry_url, settings.indexnow, settings.pings)
+    outcome.infos += notes
+    outcome.notify_failures += failures
+    (outcome.errors if settings.fail_on_notify_error else outcome.warnings).extend(failures)
+
+
+def summary_line(result: WriteResult, dated: int, started: float) -> str:
+    """The one info line the docs hosts print after a build (the build named if pure)."""
+    build = "" if USE_EXTENSIONS else "; pure-Python build (the C accelerator is not active)"
+    return (f"{count(result.url_count, 'URL')} in {count(result.shard_count, 'shard')}, "
+            f"{dated:,} with lastmod -> {shown_path(result.out_dir / result.entry_point)} "
+            f"({time.perf_counter() - started:.2f} s){build}")
+
+
+def _validate(out: Path, base: str, settings: PublishSettings, outcome: Outcome) -> None:
+    """The whole output directory: sitemaps, robots.txt, and that each loc is a built page."""
+    report = validate([out], ValidateOptions(base_url=base, max_bytes=settings.max_bytes))
+    strict = settings.validate == "strict"
+    for finding in report.findings:
+        failing = finding.severity == "error" or strict
+        (outcome.errors if failing else outcome.warnings).append(f"validate: {finding.text()}")
+    outcome.infos.append(report.summary(strict).removeprefix("sitemapkit "))

@@ -1,0 +1,33 @@
+"""robots.txt: add the ``Sitemap:`` lines crawlers read, only at a host root."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from ..write.output import atomic_write
+
+
+def robots_sitemap_line(robots: Path, sitemap_urls: Iterable[str]) -> bool:
+    """Add ``Sitemap:`` lines to robots.txt, creating it if needed, never twice.
+
+    Returns True when the file changed. Existing content is kept byte for byte.
+    """
+    text = robots.read_text("utf-8") if robots.exists() else ""
+    present = {line.split(":", 1)[1].strip() for line in text.splitlines()
+               if line.lower().startswith("sitemap:")}
+    missing = [u for u in sitemap_urls if u not in present]
+    if not missing:
+        return False
+    if text and not text.endswith("\n"):
+        text += "\n"
+    if text and not text.endswith("\n\n"):
+        text += "\n"
+    text += "".join(f"Sitemap: {u}\n" for u in missing)
+    atomic_write(robots, text)  # a crawler or a failed build never sees half of it
+    return True
+
+
+def is_host_root(base_url: str) -> bool:
+    return urlsplit(base_url).path in ("", "/")

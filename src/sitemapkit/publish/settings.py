@@ -1,0 +1,88 @@
+"""From the option values a host read (``options.OPTIONS`` names) to the typed objects
+the pipeline takes. Every host calls these; none builds them by hand."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+from ..errors import ConfigError, NotifyConfigError
+from ..options import INDEXNOW_OPTIONS
+from ..protocol import DEFAULT_MAX_BYTES
+from ..rules.model import EntryError
+from ..sources.gitdates import GitOptions
+from ..sources.pages import PageRules
+from ..write.compress import DEFAULT_LEVEL
+from ..write.options import WriterOptions
+from .notify import IndexNowOptions, load_key
+
+INDEXNOW_KEYS = frozenset(option.name for option in INDEXNOW_OPTIONS)
+_WRITER_FIELDS = frozenset(f.name for f in fields(WriterOptions))
+
+
+@dataclass(frozen=True)
+class PublishSettings:
+    """What happens after the sitemaps are written."""
+
+    robots_txt: bool = True
+    validate: bool | str = False  # True, or "strict" (warnings fail too)
+    indexnow: IndexNowOptions | None = None
+    write_key_file: bool = True
+    pings: tuple[str, ...] = ()
+    fail_on_notify_error: bool = False
+    max_bytes: int = DEFAULT_MAX_BYTES
+
+
+def writer_options(values: Mapping[str, Any], **more: Any) -> WriterOptions:
+    """WriterOptions from option values; None means the writer's own default."""
+    given = {k: v for k, v in values.items() if k in _WRITER_FIELDS and v is not None}
+    given |= more
+    backend = str(given.get("gzip_backend", "zlib"))
+    given.setdefault("gzip_level", DEFAULT_LEVEL.get(backend, DEFAULT_LEVEL["zlib"]))
+    if values.get("skip_invalid"):
+        given["on_invalid"] = "skip"
+    return WriterOptions(**given)
+
+
+def git_options(values: Mapping[str, Any], cache_dir: str | None) -> GitOptions:
+    return GitOptions(
+        date_kind=values["date_kind"], ignore_revs=tuple(values["ignore_revs"]),
+        ignore_revs_file=values["ignore_revs_file"] or None,
+        uncommitted=values["uncommitted"], untracked=values["untracked"],
+        not_in_git=values["not_in_git"], no_git=values["no_git"],
+        shallow=values["shallow"], cache_dir=cache_dir)
+
+
+def page_rules(values: Mapping[str, Any], default_exclude: tuple[str, ...] = ()) -> PageRules:
+    try:
+        return PageRules.build([*default_exclude, *values["exclude"]], values["changefreq"],
+                               values["priority"], values["rules"])
+    except (EntryError, ValueError) as exc:
+        raise ConfigError(str(exc)) from None
+
+
+def indexnow(config: Mapping[str, Any] | None) -> tuple[IndexNowOptions | None, bool, bool]:
+    """(options, write the key file, failures fail the run) from an ``indexnow`` mapping
+    (the plugins' setting, or the CLI's flags under the same names)."""
+    if not config or not config.get("enabled", True):
+        return None, False, False
+    unknown = set(config) - INDEXNOW_KEYS
+    if unknown:
+        raise NotifyConfigError(f"unknown indexnow settings {sorted(unknown)}; known: "
+                                f"{sorted(INDEXNOW_KEYS)}")
+    value = {o.name: config.get(o.name, o.default) for o in INDEXNOW_OPTIONS}
+    options = IndexNowOptions(
+        load_key(value["key"], value["key_file"]), value["key_location"], value["endpoint"],
+        int(value["batch_size"]), float(value["timeout"]), int(value["retries"]),
+        dry_run=bool(value["dry_run"]))
+    return options.checked(), bool(value["write_key_file"]), bool(value["fail_on_error"])
+
+
+def publish_settings(values: Mapping[str, Any],
+                     indexnow_values: Mapping[str, Any] | None) -> PublishSettings:
+    options, key_file, fail = indexnow(indexnow_values)
+    return PublishSettings(bool(values["robots_txt"]), values.get("validate", False), options,
+                           key_file, tuple(values.get("notify") or ()),
+                           fail or bool((indexnow_values or {}).get("fail_on_error")),
+                           values.get("max_bytes") or DEFAULT_MAX_BYTES)

@@ -1,0 +1,170 @@
+"""Last-commit dates for many files from one batched ``git log`` pass per repository.
+
+Host-agnostic: give it file paths, get back ``{path: datetime}`` (the commit's own
+UTC offset kept) plus a reason for every path it could not date. Per repository it
+runs a constant number of git processes (rev-parse, ls-files, status and one log; at
+most 8 with a log over merges, a diff-tree check of a folder-limited log and a whole
+walk below a move), whatever the number of files, and no log at all for a cached HEAD.
+The walk itself is in ``_history``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Literal
+
+from ..errors import GitDatesError
+from .gitrepo import Repo
+
+__all__ = ["POLICIES", "GitDates", "GitDatesError", "GitOptions", "Policy", "git_dates"]
+
+Policy = Literal["omit", "mtime", "build-time"]
+POLICIES = ("omit", "mtime", "build-time")
+STATES = {  # state -> (one page ..., several pages ...)
+    "uncommitted": ("has uncommitted changes", "have uncommitted changes"),
+    "untracked": ("is untracked", "are untracked"),
+    "not-in-git": ("is not in git (ignored, or outside the repository)",
+                   "are not in git (ignored, or outside the repository)"),
+    "no-git": ("could not be dated: no git executable",) * 2,
+    "not-a-repo": ("is not in a git repository", "are not in a git repository"),
+    "no-commits": ("is in a repository with no commits", "are in a repository with no commits"),
+    "git-error": ("could not be dated: git failed (see the warning)",) * 2,
+    "shallow": ("last changed beyond the shallow clone's boundary",) * 2,
+    "no-history": ("has no commit in the walked history", "have no commit in the walked history"),
+}
+WHAT = {"omit": "lastmod omitted", "mtime": "used the file's mtime",
+        "build-time": "used the build time"}
+
+
+@dataclass(frozen=True)
+class GitOptions:
+    """How dates are found; every state defaults to omitting lastmod rather than lying."""
+
+    date_kind: Literal["committer", "author"] = "committer"
+    ignore_revs: tuple[str, ...] = ()
+    ignore_revs_file: str | None = ".git-blame-ignore-revs"  # relative to the repo root
+    uncommitted: Policy = "omit"
+    untracked: Policy = "omit"
+    not_in_git: Policy = "omit"
+    no_git: Policy = "omit"
+    shallow: Literal["warn", "error"] = "warn"
+    cache_dir: str | None = None
+
+    def policy(self, state: str) -> Policy:
+        return {"uncommitted": self.uncommitted, "untracked": self.untracked,
+                "not-in-git": self.not_in_git}.get(state, self.no_git)
+
+    def check(self) -> None:
+        if self.date_kind not in ("committer", "author"):
+            raise ValueError(f"date_kind must be 'committer' or 'author', not {self.date_kind!r}")
+        if self.shallow not in ("warn", "error"):
+            raise ValueError(f"shallow must be 'warn' or 'error', not {self.shallow!r}")
+        for name in ("uncommitted", "untracked", "not_in_git", "no_git"):
+            if getattr(self, name) not in POLICIES:
+                raise ValueError(f"{name} must be one of {POLICIES}, not "
+                                 f"{getattr(self, name)!r}")
+
+
+@dataclass
+class GitDates:
+    """Dates found, reasons for the rest, and aggregate notes (one line per case)."""
+
+    dates: dict[str, datetime] = field(default_factory=dict)  # keys: absolute paths
+    unknown: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    git_calls: int = 0
+    from_git: int = 0
+    states: dict[str, str] = field(default_factory=dict)  # path -> why git gave no date
+    policies: dict[str, Policy] = field(default_factory=dict)  # state -> policy applied
+
+    def get(self, path: str | os.PathLike[str]) -> datetime | None:
+        return self.dates.get(_absolute(path))
+
+    def notes_for(self, paths: Iterable[str | os.PathLike[str]]) -> list[str]:
+        """One line per reason, counting only ``paths`` (the pages a sitemap lists)."""
+        counts: dict[str, int] = {}
+        for path in {_absolute(p) for p in paths}:
+            state = self.states.get(path)
+            if state is not None:
+                counts[state] = counts.get(state, 0) + 1
+        return [f"{n:,} page{'s' if n != 1 else ''} {STATES[state][n != 1]}: "
+                f"{WHAT[self.policies.get(state, 'omit')]}" for state, n in counts.items()]
+
+
+def git_dates(paths: Iterable[str | os.PathLike[str]],
+              options: GitOptions | None = None, *,
+              extra: Iterable[str | os.PathLike[str]] = ()) -> GitDates:
+    """Date every path from its repository's history (see module docstring).
+
+    ``extra`` paths (a page's included files, its translation catalog) are dated in the
+    same pass when git can; they get no policy and no note, since they are not pages.
+    """
+    opts = options or GitOptions()
+    opts.check()
+    result = GitDates()
+    counted = {_absolute(p) for p in paths}
+    wanted = sorted(counted | {_absolute(p) for p in extra})
+    fallback: dict[str, list[str]] = {}
+    git = shutil.which("git")
+    by_repo: dict[str, list[str]] = {}
+    roots: dict[str, str | None] = {}
+    for path in wanted:
+        root = _repo_root(path.rpartition(os.sep)[0] or os.sep, roots)
+        if git is None:
+            fallback.setdefault("no-git", []).append(path)
+        elif root is None:
+            fallback.setdefault("not-a-repo", []).append(path)
+        else:
+            by_repo.setdefault(root, []).append(path)
+    for root, files in by_repo.items():
+        assert git is not None
+        Repo(git, root, opts, result).date(files, fallback)
+    _apply_policies(fallback, opts, result, counted)
+    result.notes = result.notes_for(counted)
+    return result
+
+
+def _absolute(path: str | os.PathLike[str]) -> str:
+    """os.path.abspath, skipping the work for paths that are already clean (the usual)."""
+    if isinstance(path, str) and path.startswith(os.sep) and "/." not in path and \
+            "//" not in path and not path.endswith(os.sep) and os.sep == "/":
+        return path
+    return os.path.abspath(path)
+
+
+def _repo_root(directory: str, memo: dict[str, str | None]) -> str | None:
+    """Nearest ancestor holding ``.git`` (a directory, or a file for submodules)."""
+    if directory not in memo:
+        parent = os.path.dirname(directory)
+        if os.path.exists(os.path.join(directory, ".git")):
+            memo[directory] = directory
+        elif parent == directory:
+            memo[directory] = None
+        else:
+            memo[directory] = _repo_root(parent, memo)
+    return memo[directory]
+
+
+def _apply_policies(fallback: dict[str, list[str]], opts: GitOptions, out: GitDates,
+                    counted: set[str]) -> None:
+    now = datetime.now(timezone.utc).replace(microsecond=0)
+    for state, files in fallback.items():
+        policy = out.policies[state] = opts.policy(state)
+        for path in files:
+            if path not in counted:
+                continue  # an extra path: simply undated
+            out.states[path] = state
+            if policy == "mtime" and os.path.exists(path):
+                out.dates[path] = datetime.fromtimestamp(int(os.stat(path).st_mtime),
+                                                         timezone.utc)
+            elif policy == "build-time":
+                out.dates[path] = now
+            else:
+                out.unknown[path] = state
+
+

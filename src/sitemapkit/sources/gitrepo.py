@@ -1,0 +1,271 @@
+"""One repository's git pass for ``gitdates``: the status check, the batched walk
+(``history``), the HEAD-keyed cache with its incremental update, and the retry
+without renames when git cannot read an object."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import subprocess
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import GitDatesError
+from ..write.output import atomic_write
+from .gitlog import Background, parse_status
+from .history import (
+    GitFailed,
+    Group,
+    WalkResult,
+    WalkSpec,
+    arrive,
+    git_command,
+    verify,
+    walk,
+)
+
+if TYPE_CHECKING:
+    from .gitdates import GitDates, GitOptions
+
+CACHE_VERSION = 2
+
+
+class Repo:
+    """One repository's pass: status, the walk (or the cache) and the failure rules."""
+
+    def __init__(self, git: str, root: str, opts: GitOptions, out: GitDates) -> None:
+        self.git, self.opts, self.out = git, opts, out
+        self.root = Path(root)
+
+    def _run(self, *args: str) -> bytes:
+        self.out.git_calls += 1
+        done = subprocess.run(git_command(self.git, *args), cwd=self.root,
+                              capture_output=True, check=False)
+        if done.returncode != 0:
+            words = done.stderr.decode(errors="replace").strip().splitlines()
+            raise GitFailed(f"git {args[0]} failed in {self.root}: "
+                            f"{words[-1] if words else f'exit status {done.returncode}'}")
+        return done.stdout
+
+    def date(self, files: list[str], fallback: dict[str, list[str]]) -> None:
+        cut = len(str(self.root)) + 1
+        rel = {f: f[cut:].replace(os.sep, "/") for f in files}
+        scope = _common_dir(list(rel.values()))
+        try:
+            info = self._run("rev-parse", "--git-path", "shallow", "--is-shallow-repository",
+                             "HEAD").decode().split("\n")
+        except GitFailed as exc:
+            fallback.setdefault("no-commits", []).extend(files)
+            self.out.warnings.append(str(exc))
+            return
+        shallow_file, is_shallow, head = Path(info[0]), info[1] == "true", info[2]
+        try:
+            tracked = {os.fsdecode(p) for p in self._run("ls-files", "-z").split(b"\0") if p}
+        except GitFailed as exc:
+            return self._failed(str(exc), files, fallback)
+        boundary: set[str] = set()
+        if is_shallow:
+            path = shallow_file if shallow_file.is_absolute() else self.root / shallow_file
+            boundary = set(path.read_text().split())
+            message = (f"{self.root} is a shallow clone: pages last changed before its "
+                       "oldest commit get no lastmod. Fetch the full history (for GitHub "
+                       "Actions: actions/checkout with fetch-depth: 0).")
+            if self.opts.shallow == "error":
+                raise GitDatesError(message)
+            self.out.warnings.append(message)
+        status = Background(self.git, self.root, ["status", "--porcelain=v1", "-z",
+                                                   "--untracked-files=all", "--", scope])
+        self.out.git_calls += 1  # status runs beside the log pass, on the other core
+        try:
+            dated, shallow, failed = self._dates(head, [r for r in rel.values() if r in tracked],
+                                                 boundary, tracked)
+        finally:
+            out, error = status.finish()
+        if error:
+            return self._failed(error, files, fallback)
+        dirty, untracked = parse_status(out)
+        for f, r in rel.items():
+            if r in dirty:
+                fallback.setdefault("uncommitted", []).append(f)
+            elif r in untracked:
+                fallback.setdefault("untracked", []).append(f)
+            elif r in dated:
+                self.out.dates[f] = datetime.fromisoformat(dated[r])
+                self.out.from_git += 1
+            elif r in failed:
+                fallback.setdefault("git-error", []).append(f)
+            elif r in tracked:
+                state = self.out.unknown[f] = "shallow" if r in shallow else "no-history"
+                self.out.states[f] = state
+            else:
+                fallback.setdefault("not-in-git", []).append(f)
+
+    def _failed(self, error: str, files: list[str], fallback: dict[str, list[str]]) -> None:
+        self.out.warnings.append(f"{error}: {_pages(len(files))} could not be dated")
+        fallback.setdefault("git-error", []).extend(files)
+
+    # --- the one history walk, with a cache keyed by HEAD ----------------------
+    def _cache_path(self) -> Path | None:
+        if not self.opts.cache_dir:
+            return None
+        digest = hashlib.sha1(str(self.root).encode()).hexdigest()[:16]
+        return Path(self.opts.cache_dir) / f"gitdates-{digest}.json"
+
+    def _dates(self, head: str, targets: list[str], boundary: set[str],
+               tracked: set[str]) -> tuple[dict[str, str], set[str], set[str]]:
+        """(dates, shallow, failed): targets -> ISO dates; never caches a failed pass."""
+        spec = WalkSpec(self.git, self.root, self.opts.date_kind, frozenset(self._ignored()),
+                        frozenset(boundary))
+        key = json.dumps([CACHE_VERSION, spec.date_kind, sorted(spec.ignored)])
+        cache = None if boundary else self._cache_path()
+        old = _load(cache) if cache else {}
+        cached = old.get("dates") if old.get("key") == key else None
+        dates: dict[str, str] = {}
+        todo = targets
+        if isinstance(cached, dict) and old.get("head") == head:
+            dates = {t: cached[t] for t in targets if t in cached}
+            todo = [t for t in targets if t not in cached]
+        elif isinstance(cached, dict) and isinstance(old.get("head"), str):
+            todo = self._incremental(spec, str(old["head"]), head, todo, cached, dates)
+        scope = _common_dir(todo)
+        inside = sum(1 for p in tracked if p.startswith(scope + "/")) if scope != "." else 0
+        if inside * 2 > len(tracked):
+            scope = "."  # the folder is most of the repository: limiting saves nothing
+        walked = self._walk(spec, head, {head: {t: [t] for t in todo}}, scope) if todo \
+            else None
+        if walked is not None:
+            dates.update(walked.dates)
+        clean = walked is None or not walked.error
+        if cache and clean:
+            keep = cached if isinstance(cached, dict) and old.get("head") == head else {}
+            _store(cache, {"head": head, "key": key, "dates": {**keep, **dates}})
+        if walked is None:
+            return dates, set(), set()
+        return dates, walked.shallow, set(walked.leftover()) if walked.error else set()
+
+    def _incremental(self, spec: WalkSpec, old: str, head: str, todo: list[str],
+                     cached: dict[str, Any], dates: dict[str, str]) -> list[str]:
+        """Walk only old..head; chains that reach ``old`` take the cached answer there.
+        Returns the targets that still need a full walk."""
+        result = walk(spec, [head, f"^{old}"], {head: {t: [t] for t in todo}})
+        self.out.git_calls += result.calls
+        if result.error:
+            return todo  # e.g. the old head is gone: start again
+        dates.update(result.dates)
+        rest = []
+        for commit, group in result.waiting.items():
+            for path, targets in group.items():
+                if commit == old and isinstance(cached.get(path), str):
+                    dates.update((t, cached[path]) for t in targets)
+                else:
+                    rest.extend(targets)
+        return rest
+
+    def _walk(self, spec: WalkSpec, head: str, start: dict[str, Group],
+              scope: str) -> WalkResult:
+        """Limited to the pages' folder first (git diffs only what is there), then the
+        rename-shaped steps checked against whole-tree diffs; pages whose content came
+        from elsewhere walk on through the whole repository from that commit. Every
+        step is the one a whole-repository walk takes, at a fraction of its cost."""
+        if scope == ".":
+            return self._walk_whole(spec, [head], start)
+        limited = walk(replace(spec, paths=(scope,)), [head], start)
+        self.out.git_calls += limited.calls
+        if limited.error:
+            return self._walk_whole(spec, [head], start)  # it says what failed
+        try:
+            differ = verify(spec, limited.decisions)
+        except GitFailed:
+            return self._walk_whole(spec, [head], start)
+        self.out.git_calls += bool(limited.decisions)
+        redo: dict[str, Group] = {}
+        moved: set[str] = set()
+        for d in differ:  # newest first: a page's first disagreement is where it diverged
+            for target in d.targets:
+                if target not in moved:
+                    moved.add(target)
+                    redo.setdefault(d.commit, {}).setdefault(d.path, []).append(target)
+        if not redo:
+            return limited
+        for target in moved:
+            limited.dates.pop(target, None)
+            limited.shallow.discard(target)
+        for group in limited.waiting.values():
+            for path in list(group):
+                group[path] = [t for t in group[path] if t not in moved]
+                if not group[path]:
+                    del group[path]
+        more = self._walk_whole(spec, list(redo), redo)
+        more.dates.update(limited.dates)
+        more.shallow |= limited.shallow
+        for commit, group in limited.waiting.items():
+            if group:
+                arrive(more.waiting, commit, group)
+        return more
+
+    def _walk_whole(self, spec: WalkSpec, revs: list[str], start: dict[str, Group]
+                    ) -> WalkResult:
+        """The walk over the whole repository; if rename detection fails (a missing blob),
+        once more without."""
+        result = walk(spec, revs, start)
+        self.out.git_calls += result.calls
+        if result.error and spec.renames:
+            retry = walk(replace(spec, renames=False), revs, result.waiting)
+            self.out.git_calls += retry.calls
+            if not retry.error:
+                self.out.warnings.append(
+                    f"{result.error} (in {self.root}); dated {_pages(len(retry.dates))} "
+                    "again without rename detection, so moved pages may show their move "
+                    "date. Repair the repository (git fsck; a partial clone needs a full "
+                    "fetch)")
+            retry.dates.update(result.dates)
+            retry.shallow |= result.shallow
+            retry.error = result.error  # never cached
+            result = retry
+        if result.error and result.leftover():
+            self.out.warnings.append(f"{result.error} (in {self.root}): "
+                                     f"{_pages(len(result.leftover()))} could not be dated")
+        return result
+
+    def _ignored(self) -> set[str]:
+        revs = {r.strip().lower() for r in self.opts.ignore_revs if r.strip()}
+        if self.opts.ignore_revs_file:
+            path = self.root / self.opts.ignore_revs_file
+            if path.is_file():
+                for line in path.read_text("utf-8").splitlines():
+                    line = line.split("#", 1)[0].strip().lower()
+                    if line:
+                        revs.add(line)
+        return revs
+
+
+def _load(cache: Path) -> dict[str, Any]:
+    with contextlib.suppress(OSError, ValueError):
+        data = json.loads(cache.read_text("utf-8"))
+        if isinstance(data, dict):
+            return data
+    return {}
+
+
+def _store(cache: Path, data: dict[str, Any]) -> None:
+    with contextlib.suppress(OSError):
+        atomic_write(cache, json.dumps(data))
+
+
+def _pages(count: int) -> str:
+    return f"{count:,} page{'' if count == 1 else 's'}"
+
+
+def _common_dir(paths: list[str]) -> str:
+    """Deepest directory containing every path (the log's pathspec)."""
+    parts = [p.split("/")[:-1] for p in paths]
+    common: list[str] = []
+    for level in zip(*parts, strict=False):
+        if len(set(level)) != 1:
+            break
+        common.append(level[0])
+    return "/".join(common) or "."

@@ -1,0 +1,172 @@
+"""Streaming entries into shards: the hot unit fills one shard buffer at a time, the
+slow path (``rules.normalize_entry``) answers what it cannot, and worker threads
+gzip each closed shard into a temp file beside its target.
+
+This is the "write shards" half of a run; ``commit`` names the files and makes them
+live. Nothing here touches a live file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import deque
+from collections.abc import Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from types import ModuleType
+
+from ..protocol import FUTURE_TOLERANCE_SECONDS
+from ..rules.fields import normalize_entry
+from ..rules.hreflang import ClusterCheck
+from ..rules.model import EntryError, Normalized
+from . import output
+from .changes import LastmodRecord
+from .compress import gzip_bytes
+from .options import WriterOptions
+from .result import WriteResult
+
+EXAMPLES_KEPT = 100  # skipped entries and duplicates kept as examples in the result
+
+
+@dataclass
+class Shard:
+    """One closed shard: its counts, and the worker's (temp file, content digest)."""
+
+    number: int
+    urls: int
+    raw_bytes: int
+    newest_lastmod: str | None
+    future: Future[tuple[Path, str]]
+
+
+class ShardStream:
+    """One run's shards: owns the buffer, the temp files and the result's counts."""
+
+    def __init__(self, out_dir: Path, prefix: str, opts: WriterOptions, impl: ModuleType,
+                 pool: ThreadPoolExecutor, workers: int) -> None:
+        self.out_dir, self.prefix, self.opts, self.impl = out_dir, prefix, opts, impl
+        self.pool, self.workers = pool, workers
+        now = opts.now or datetime.now(timezone.utc)
+        self.future_limit = int(now.timestamp()) + FUTURE_TOLERANCE_SECONDS
+        self.record = LastmodRecord(opts.changes_file, prefix) if opts.changes_file else None
+        self.buf = impl.UrlsetBuffer(prefix, opts.max_urls, opts.max_bytes, impl.LocSet(),
+                                     self.future_limit, opts.format == "text",
+                                     self.record is not None)
+        self.shards: list[Shard] = []
+        self.in_flight: deque[Shard] = deque()
+        self.first_raw: bytes | None = None  # a single-shard set keeps its plain bytes
+        self.temps: list[Path] = []
+        self.clusters = ClusterCheck()
+        self.result = WriteResult(out_dir, str(opts.filename), [], [], [], 0, 0,
+                                  base_url=prefix)
+
+    def stream(self, entries: Iterable[object]) -> None:
+        """Feed every entry; close the last shard."""
+        buf, exhausted = self.buf, self.impl.EXHAUSTED
+        it = iter(entries)
+        while True:
+            status, entry = buf.feed(it)
+            if status == exhausted:
+                break
+            self._resolve(status, entry, buf.consumed)
+        if buf.count:
+            self._close_shard()
+
+    def _resolve(self, status: int, entry: object, position: int) -> None:
+        """An entry the fast path did not add: normalize it, start a new shard, or
+        count it as a duplicate."""
+        impl, buf = self.impl, self.buf
+        normalized: Normalized | None = None
+        while status != impl.ADDED:
+            if status == impl.SLOW:
+                try:
+                    normalized = normalize_entry(entry, self.prefix, self.future_limit)
+                    if normalized.alternates:
+                        self.clusters.add(normalized.loc, normalized.alternates)
+                except EntryError as exc:
+                    self._reject(exc.at(position))
+                    return
+                status = buf.add(*normalized)
+            elif status == impl.FULL:
+                if buf.count == 0:
+                    self._reject(EntryError("entry-too-large", "entry", entry,
+                                            f"about {len(repr(entry))} bytes; max_bytes is "
+                                            f"{self.opts.max_bytes}").at(position))
+                    return
+                self._close_shard()
+                status = buf.add(*normalized) if normalized else buf.offer(entry)
+            else:  # DUPLICATE
+                loc = normalized.loc if normalized else getattr(entry, "loc", entry)
+                self._duplicate(position, str(loc))
+                return
+
+    def _duplicate(self, position: int, loc: str) -> None:
+        r = self.result
+        r.duplicate_count += 1
+        if len(r.duplicates) < EXAMPLES_KEPT:
+            r.duplicates.append((position, loc))
+
+    def _reject(self, exc: EntryError) -> None:
+        if self.opts.on_invalid != "skip":
+            raise exc
+        r = self.result
+        r.skipped_count += 1
+        r.skipped_by_rule[exc.rule] = r.skipped_by_rule.get(exc.rule, 0) + 1
+        if len(r.skipped) < EXAMPLES_KEPT:
+            r.skipped.append(exc)
+
+    def _close_shard(self) -> None:
+        buf = self.buf
+        data = buf.getvalue()
+        number = len(self.shards) + 1
+        self.first_raw = data if number == 1 else None
+        if self.record is not None:
+            self.record.add(buf.pairs())
+        shard = Shard(number, buf.count, len(data), buf.newest_lastmod, self.submit(data))
+        self.shards.append(shard)
+        self.in_flight.append(shard)
+        self.result.url_count += buf.count
+        buf.reset()
+        while len(self.in_flight) > self.workers:  # bound memory: few shards in flight
+            self.in_flight.popleft().future.result()
+
+    def submit(self, data: bytes) -> Future[tuple[Path, str]]:
+        """Hand a closed shard to a worker thread."""
+        return self.pool.submit(self._store, data)
+
+    def _store(self, data: bytes) -> tuple[Path, str]:
+        """Worker thread: gzip one shard into a temp file; return it and a content digest."""
+        gz = gzip_bytes(data, self.opts.gzip_level, self.opts.gzip_backend)
+        return self.write_temp(gz, "shard.gz"), hashlib.blake2b(gz, digest_size=4).hexdigest()
+
+    def write_temp(self, data: bytes, name: str) -> Path:
+        """A temp file beside its target, owned (and removed on failure) by this run."""
+        tmp = output.temp_path(self.out_dir, name)
+        self.temps.append(tmp)
+        output.write_file(tmp, data, self.opts.fsync)
+        return tmp
+
+    def abandon(self) -> None:
+        """After a failure: let workers finish, then remove every temp file."""
+        for shard in self.shards:
+            shard.future.cancel()
+        self.pool.shutdown(wait=True)
+        output.remove_owned_temps(self.temps)
+
+
+class MemoryShards(ShardStream):
+    """The same stream, keeping each shard's uncompressed bytes instead of storing it:
+    the hot unit and its slow path with no gzip or files (for tests and benchmarks)."""
+
+    def __init__(self, prefix: str, opts: WriterOptions, impl: ModuleType) -> None:
+        super().__init__(Path(), prefix, opts, impl, ThreadPoolExecutor(1), 1)
+        self.pool.shutdown()
+        self.data: list[bytes] = []
+
+    def submit(self, data: bytes) -> Future[tuple[Path, str]]:
+        self.data.append(data)
+        done: Future[tuple[Path, str]] = Future()
+        done.set_result((Path(), ""))
+        return done
