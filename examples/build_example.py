@@ -1,5 +1,6 @@
-"""Main job on the bundled examples: a real `mkdocs build` and a real `sphinx-build`,
-each over its own git history.
+"""Main job on the bundled examples: a real `mkdocs build` and a real `sphinx-build`
+(with the plugins), and a real `hugo` build followed by `sitemapkit site` (no plugin:
+the post-build mode), each over its own git history.
 
 On first run each example is copied to examples/work/ and given a history with set
 commit dates (pages changed at different times and time zones), so every <lastmod>
@@ -25,6 +26,7 @@ class Example:
     build: list[str]  # run in the work copy
     output: str
     ignore: str
+    after: list[str] | None = None  # run after the build (the post-build mode)
 
     @property
     def work(self) -> Path:
@@ -44,6 +46,14 @@ EXAMPLES = [
         ("2024-08-30T11:05:00+05:30", ["api.rst", "guide/über-uns.rst"]),
     ], [sys.executable, "-m", "sphinx", "-W", "-b", "html", ".", "_build/html"],
         "_build/html", "_build/\n"),
+    Example("hugo-site", [
+        ("2024-01-20T10:00:00+01:00", None),
+        ("2024-05-02T09:30:00-07:00", ["content/guide/install.md"]),
+        ("2024-09-14T18:45:00+02:00", ["content/guide/install.de.md", "content/_index.md"]),
+    ], [str(Path(sys.executable).parent / "hugo"), "--quiet"], "public",
+        "public/\n.hugo_build.lock\n.cache/\n",
+        after=[sys.executable, "-m", "sitemapkit", "site", "public", "--base-url",
+               "https://www.example.com/", "--source", "."]),
 ]
 
 
@@ -72,13 +82,21 @@ def make_history(example: Example) -> None:
 def build(example: Example) -> int:
     if not (example.work / ".git").exists():
         make_history(example)
-    print(f"$ {' '.join(Path(a).name if a == sys.executable else a for a in example.build)}")
+    shown = (Path(a).name if a == sys.executable or a.endswith("hugo") else a
+             for a in example.build)
+    print(f"$ {' '.join(shown)}")
     done = subprocess.run(example.build, cwd=example.work, capture_output=True, text=True)
     for line in (done.stdout + done.stderr).splitlines():
         if "sitemapkit" in line or done.returncode:
             print(line)
     if done.returncode:
         return done.returncode
+    if example.after:
+        print("$ sitemapkit " + " ".join(example.after[3:]))
+        done = subprocess.run(example.after, cwd=example.work, capture_output=True, text=True)
+        print((done.stdout + done.stderr).rstrip())
+        if done.returncode:
+            return done.returncode
     site = example.work / example.output
     print(f"sitemap files in {site}:")
     for name in ("sitemap.xml", "sitemap.xml.gz", "robots.txt"):

@@ -4,7 +4,7 @@ one-line message naming the problem, a failed run, and never a traceback.
 Kinds: a bad option (ConfigError), a bad entry (EntryError, naming the page or input
 line), nothing to write (NoUrlsError), an output that cannot be written (OutputError),
 a bad notification setting (NotifyConfigError), a failure after the sitemaps went live
-(PublishError: robots.txt) and git told to fail (GitDatesError; the CLI has no git).
+(PublishError: robots.txt) and git told to fail (GitDatesError; `write` has no git).
 """
 
 from __future__ import annotations
@@ -51,6 +51,16 @@ CLI = {  # kind -> (extra arguments, input text, files in the output, exit code,
                       "an IndexNow key is 8-128 characters"),
     "publish": (["--robots-txt"], f"{BASE}a\n", {"robots.txt/keep.txt": "x"}, 1,
                 "the sitemaps are written, but"),
+}
+
+
+SITE = {  # kind -> (extra arguments, files in the output, exit code, expected)
+    "config": (["--max-urls", "0"], {}, 2, "max_urls must be 1..50000"),
+    "no-urls": (["--exclude", "*"], {}, 1, "no URLs to write"),
+    "output": ([], {"sitemap.xml/keep.txt": "x"}, 1, "could not write sitemaps into"),
+    "notify-config": (["--indexnow-key", "x"], {}, 2, "an IndexNow key is 8-128 characters"),
+    "publish": ([], {"robots.txt/keep.txt": "x"}, 1, "the sitemaps are written, but"),
+    "git": (["--shallow", "error"], {}, 1, "shallow clone"),
 }
 
 
@@ -110,6 +120,25 @@ def test_cli(tmp_path, kind):
     args = [a.replace("{out}", str(out)) for a in args]
     command = [sys.executable, "-m", "sitemapkit", "write", str(tmp_path / "urls.txt"),
                "--base-url", BASE, *(args if "-o" in args else ["-o", str(out), *args])]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == code, done.stderr
+    _no_traceback(done.stderr, expected)
+
+
+@pytest.mark.parametrize("kind", list(SITE))
+def test_site(tmp_path, kind):
+    """The post-build host (an entry error cannot arise there: page URLs come from paths)."""
+    args, files, code, expected = SITE[kind]
+    repo = mkdocs_project(tmp_path / "p", {"index.md": "# Home\n"})
+    root = _shallow_clone(repo.root, tmp_path, "second") if kind == "git" else repo.root
+    out = root / "site"
+    (out / "guide").mkdir(parents=True)
+    (out / "index.html").write_text("<html><head></head></html>")
+    for name, content in files.items():
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
+        (out / name).write_text(content)
+    command = [sys.executable, "-m", "sitemapkit", "site", str(out), "--base-url", BASE,
+               "--source", str(root), *args]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert done.returncode == code, done.stderr
     _no_traceback(done.stderr, expected)

@@ -5,11 +5,12 @@ FULL: int
 SLOW: int
 DUPLICATE: int
 EXHAUSTED: int
-NS: str
-XHTML_NS: str
+FAST_FIELDS: tuple[str, ...]
 HEAD: bytes
 HEAD_XHTML: bytes
 TAIL: bytes
+
+def _tables() -> tuple[bytes, bytes, bytes]: ...
 
 class LocSet:
     nbytes: int
@@ -17,22 +18,36 @@ class LocSet:
     def __len__(self) -> int: ...
 
 class UrlsetBuffer:
-    prefix: str
-    max_urls: int
-    max_bytes: int
-    count: int
-    nbytes: int
-    consumed: int
-    unused_fields: int
-    seen: LocSet
-    future_limit: int
-    text: bool
-    newest_lastmod: str | None
+    @property
+    def prefix(self) -> str: ...
+    @property
+    def max_urls(self) -> int: ...
+    @property
+    def max_bytes(self) -> int: ...
+    @property
+    def count(self) -> int: ...
+    @property
+    def nbytes(self) -> int: ...
+    @property
+    def consumed(self) -> int: ...
+    @property
+    def unused_fields(self) -> int: ...
+    @property
+    def seen(self) -> LocSet: ...
+    @property
+    def future_limit(self) -> int: ...
+    @property
+    def text(self) -> bool: ...
+    @property
+    def record(self) -> bool: ...
+    @property
+    def newest_lastmod(self) -> str | None: ...
     def __init__(
         self, prefix: str, max_urls: int, max_bytes: int, seen: LocSet, future_limit: int,
-        text: bool = ...,
+        text: bool = ..., record: bool = ...,
     ) -> None: ...
     def reset(self) -> None: ...
+    def pairs(self) -> list[tuple[str, str]]: ...
     def feed(self, entries: Iterator[object]) -> tuple[int, object]: ...
     def offer(self, entry: object) -> int: ...
     def add(

@@ -26,9 +26,10 @@ from .protocol import (
 from .sources.gitdates import POLICIES
 from .sources.pages import LASTMOD_KINDS
 
-MKDOCS, SPHINX, CLI = "mkdocs", "sphinx", "cli"
+MKDOCS, SPHINX, CLI, SITE = "mkdocs", "sphinx", "cli", "site"  # SITE: `sitemapkit site`
 DOCS = (MKDOCS, SPHINX)
-ALL = (MKDOCS, SPHINX, CLI)
+PAGES = (MKDOCS, SPHINX, SITE)  # hosts that list pages and date them from git
+ALL = (MKDOCS, SPHINX, CLI, SITE)
 NONE = type(None)
 
 
@@ -52,12 +53,16 @@ class Option:
     def default_for(self, host: str) -> Any:
         return dict(self.overrides).get(host, self.default)
 
-    @property
-    def cli_flag(self) -> str:
+    def flag_for(self, host: str = CLI) -> str:
+        """The command-line flag: a boolean switches away from its default there."""
         if self.flag:
             return self.flag
         dashed = self.name.replace("_", "-")
-        return f"--no-{dashed}" if self.default_for(CLI) is True else f"--{dashed}"
+        return f"--no-{dashed}" if self.default_for(host) is True else f"--{dashed}"
+
+    @property
+    def cli_flag(self) -> str:
+        return self.flag_for(CLI)
 
     @property
     def cli_metavar(self) -> str:
@@ -74,15 +79,15 @@ def _o(name: str, default: Any, help: str, hosts: tuple[str, ...], *types: type,
 OPTIONS: tuple[Option, ...] = (
     # --- which pages, and what each entry says ---
     _o("enabled", True, "turn the plugin off without removing it", (MKDOCS,)),
-    _o("exclude", [], "globs on source paths (MkDocs) or docnames (Sphinx), e.g. drafts/*",
-       DOCS, list, item=str),
+    _o("exclude", [], "globs on source paths (MkDocs), docnames (Sphinx) or output paths "
+       "(site), e.g. drafts/*", PAGES, list, item=str),
     _o("exclude_urls", [], "globs on page URLs", (SPHINX,), list, item=str),
     _o("lastmod", "datetime", "datetime (the commit time with its UTC offset), date, or none",
-       DOCS, str, choices=LASTMOD_KINDS),
-    _o("changefreq", None, "default for every page (Google and Bing ignore it)", DOCS, str,
+       PAGES, str, choices=LASTMOD_KINDS),
+    _o("changefreq", None, "default for every page (Google and Bing ignore it)", PAGES, str,
        NONE, choices=CHANGEFREQS),
     _o("priority", None, "default for every page, 0.0 to 1.0 (ignored by Google and Bing)",
-       DOCS, int, float, str, NONE),
+       PAGES, int, float, str, NONE),
     _o("rules", [], "[{match: glob, changefreq, priority}]; the first match wins", DOCS,
        list, item=dict),
     _o("base_url", None, "the site's URL when html_baseurl is not set", (SPHINX,), str, NONE),
@@ -93,19 +98,20 @@ OPTIONS: tuple[Option, ...] = (
     _o("version", None, "the {version} of url_scheme (default: version)", (SPHINX,), str,
        NONE),
     # --- git dates ---
-    _o("date_kind", "committer", "committer or author date", DOCS, str,
+    _o("date_kind", "committer", "committer or author date", PAGES, str,
        choices=("committer", "author"), section="git"),
-    _o("ignore_revs", [], "commits that are not modifications (formatting sweeps)", DOCS,
+    _o("ignore_revs", [], "commits that are not modifications (formatting sweeps)", PAGES,
        list, item=str, section="git"),
     _o("ignore_revs_file", ".git-blame-ignore-revs", "file of such commits, from the repo "
-       "root ('' for none)", DOCS, section="git"),
+       "root ('' for none)", PAGES, section="git"),
     *(_o(state, "omit", f"pages git cannot date ({state.replace('_', ' ')}): omit, mtime or "
-         "build-time", DOCS, str, choices=POLICIES, section="git")
+         "build-time", PAGES, str, choices=POLICIES, section="git")
       for state in ("uncommitted", "untracked", "not_in_git", "no_git")),
-    _o("shallow", "warn", "a shallow clone: warn, or error (fails the build)", DOCS, str,
+    _o("shallow", "warn", "a shallow clone: warn, or error (fails the build)", PAGES, str,
        choices=("warn", "error"), section="git"),
-    _o("cache_dir", None, "git-date cache (default: .cache/sitemapkit beside mkdocs.yml, "
-       "<doctrees>/sitemapkit for Sphinx; '' turns it off)", DOCS, str, NONE, section="git"),
+    _o("cache_dir", None, "git-date cache (default: .cache/sitemapkit beside mkdocs.yml or "
+       "in --source, <doctrees>/sitemapkit for Sphinx; '' turns it off)", PAGES, str, NONE,
+       section="git"),
     # --- what is written ---
     _o("filename", None, "entry-point file name (default: sitemap.xml, or sitemap.txt for "
        "text sitemaps)", ALL, str, NONE, section="output"),
@@ -115,7 +121,7 @@ OPTIONS: tuple[Option, ...] = (
        ALL, section="output"),
     _o("gzip_level", None, "compression level (default: 6 for zlib, the level closest in "
        "size for isal)", ALL, int, NONE, section="output"),
-    _o("gzip_backend", "zlib", "gzip implementation; isal needs the 'fast' extra", (CLI,),
+    _o("gzip_backend", "zlib", "gzip implementation; isal needs the 'fast' extra", (CLI, SITE),
        str, choices=("zlib", "isal"), section="output"),
     _o("index_filename", None, "index file name when sharded (default: the entry point; "
        "sitemap-index.xml for text sitemaps)", (CLI,), str, NONE, section="output"),
@@ -138,15 +144,17 @@ OPTIONS: tuple[Option, ...] = (
        dict, list, section="languages"),
     # --- after writing ---
     _o("validate", False, "check the output after writing: true (errors fail the build) or "
-       "strict (warnings too)", DOCS, bool, str, choices=(False, True, "strict"),
+       "strict (warnings too)", PAGES, bool, str, choices=(False, True, "strict"),
        section="publish"),
     _o("indexnow", {}, "{key | key_file, endpoint, ...}: submit pages whose lastmod changed",
        DOCS, dict, section="publish"),
     _o("notify", [], "GET URL templates with {sitemap} after writing", ALL, list, item=str,
        flag="--ping", metavar="TEMPLATE", section="publish"),
     _o("changes_file", None, "per-URL lastmod record to compare runs with (default with "
-       "IndexNow: in the cache, outside the published directory)", (CLI,), str, NONE,
+       "IndexNow: in the cache, outside the published directory)", (CLI, SITE), str, NONE,
        section="publish"),
+    _o("drop_unsourced", False, "leave out pages with no source file (taxonomies, archives); "
+       "by default they are listed without lastmod", (SITE,)),
 )
 
 INDEXNOW_OPTIONS: tuple[Option, ...] = (  # keys of `indexnow`; flags of `sitemapkit write`
@@ -187,15 +195,15 @@ def _shown(value: Any) -> str:
 
 def markdown_table() -> str:
     """The README's options table (MkDocs keys; Sphinx adds the sitemapkit_ prefix)."""
-    rows = ["| option | default | MkDocs | Sphinx | `sitemapkit write` | meaning |",
-            "|---|---|---|---|---|---|"]
+    rows = ["| option | default | MkDocs | Sphinx | `sitemapkit write` | `sitemapkit site` | "
+            "meaning |", "|---|---|---|---|---|---|---|"]
     for option in OPTIONS:
         defaults = {host: option.default_for(host) for host in option.hosts}
         default = "; ".join(f"{h}: {_shown(v)}" for h, v in defaults.items()) \
             if len(set(map(repr, defaults.values()))) > 1 else _shown(option.default)
         cells = ["✓" if h in option.hosts else "" for h in DOCS]
-        flag = f"`{option.cli_flag}`" if CLI in option.hosts else ""
-        rows.append(f"| `{option.name}` | {default} | {' | '.join(cells)} | {flag} | "
+        flags = [f"`{option.flag_for(h)}`" if h in option.hosts else "" for h in (CLI, SITE)]
+        rows.append(f"| `{option.name}` | {default} | {' | '.join(cells + flags)} | "
                     f"{option.help.replace('|', '/')} |")
     return "\n".join(rows) + "\n"
 

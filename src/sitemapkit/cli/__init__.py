@@ -1,4 +1,5 @@
-"""Command line: ``sitemapkit write``, ``validate``, ``index``, ``rules`` and ``doctor``,
+"""Command line: ``sitemapkit write``, ``site``, ``validate``, ``index``, ``rules`` and
+``doctor``,
 one module per command (each has ``add(sub, formatter)`` and ``run(args)``).
 
 Exit codes: 0 success, 1 invalid input or a failed write, 2 usage errors, 130 when
@@ -14,13 +15,13 @@ from collections.abc import Callable, Sequence
 from .. import __version__
 from .._display import shown_path
 from .._urlset import build_description
-from . import doctor, index, rules, validate, write
+from . import doctor, index, rules, site, validate, write
 from .write import progress_line
 
 __all__ = ["main", "progress_line"]
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
-    "write": write.run, "validate": validate.run, "index": index.run, "rules": rules.run,
-    "doctor": doctor.run}
+    "write": write.run, "site": site.run, "validate": validate.run, "index": index.run,
+    "rules": rules.run, "doctor": doctor.run}
 
 
 class _Help(argparse.HelpFormatter):
@@ -45,7 +46,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version",
                         version=f"sitemapkit {__version__} ({build_description()})")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (write, validate, index, rules, doctor):
+    for module in (write, site, validate, index, rules, doctor):
         module.add(sub, _Help)
     return parser
 

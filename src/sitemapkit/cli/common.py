@@ -8,7 +8,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError, InputError, NoUrlsError, SitemapkitError, UsageError
-from ..options import CLI, OPTIONS, Option
+from ..options import CLI, INDEXNOW_OPTIONS, OPTIONS, Option, for_host
 from ..rules.model import EntryError
 
 if TYPE_CHECKING:
@@ -33,21 +33,22 @@ def fail(exc: SitemapkitError) -> int:
     return 2 if isinstance(exc, (ConfigError, UsageError)) else 1
 
 
-def add_flag(group: Any, option: Option, dest: str) -> None:
+def add_flag(group: Any, option: Option, dest: str, host: str = CLI) -> None:
     """One declared option as a flag: booleans switch away from their default, lists
     repeat, everything else takes a value of the declared type."""
-    default = option.default_for(CLI)
+    default = option.default_for(host)
+    flag = option.flag_for(host)
     if default is True or default is False:
-        group.add_argument(option.cli_flag, dest=dest, default=default,
+        group.add_argument(flag, dest=dest, default=default,
                            action="store_false" if default else "store_true",
                            help=f"turn off: {option.help}" if default else option.help)
         return
     if option.item is not None:
-        group.add_argument(option.cli_flag, dest=dest, action="append", default=[],
+        group.add_argument(flag, dest=dest, action="append", default=[],
                            metavar=option.cli_metavar, help=option.help)
         return
     kind = next(t for t in option.types if t is not type(None))
-    group.add_argument(option.cli_flag, dest=dest, type=kind, default=default,
+    group.add_argument(flag, dest=dest, type=kind, default=default,
                        choices=option.choices or None, metavar=option.cli_metavar
                        if not option.choices else None, help=option.help)
 
@@ -55,3 +56,23 @@ def add_flag(group: Any, option: Option, dest: str) -> None:
 def declared(name: str) -> Option:
     """A declared option by name, for commands that share it (``--max-bytes``)."""
     return next(option for option in OPTIONS if option.name == name)
+
+
+def add_declared(parser: argparse.ArgumentParser, host: str) -> None:
+    """Every declared option of ``host`` as a flag, the IndexNow keys as --indexnow-*."""
+    publishing = parser.add_argument_group("telling search engines (off by default)")
+    for option in for_host(host):
+        add_flag(publishing if option.section == "publish" else parser, option, option.name,
+                 host)
+    for option in for_host(CLI, INDEXNOW_OPTIONS):
+        add_flag(publishing, option, "indexnow_" + option.name)
+
+
+def declared_values(args: argparse.Namespace, host: str
+                    ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """(option values, the indexnow mapping or None when no key was given)."""
+    values = {option.name: getattr(args, option.name) for option in for_host(host)}
+    asked = args.indexnow_key or args.indexnow_key_file
+    indexnow = {option.name: getattr(args, "indexnow_" + option.name)
+                for option in for_host(CLI, INDEXNOW_OPTIONS)} if asked else None
+    return values, indexnow

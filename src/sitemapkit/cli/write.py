@@ -13,11 +13,11 @@ from collections.abc import Iterator
 from .._display import count
 from .._urlset import USE_EXTENSIONS, build_description
 from ..errors import SitemapkitError
-from ..options import CLI, INDEXNOW_OPTIONS, for_host
+from ..options import CLI
 from ..publish.pipeline import Outcome, publish
 from ..publish.settings import publish_settings, writer_options
 from ..sources.inputs import FORMATS, Reader, detect_format, open_input
-from .common import Subparsers, add_flag, error, fail
+from .common import Subparsers, add_declared, declared_values, error, fail
 
 PROGRESS_EVERY = 100_000
 
@@ -32,18 +32,11 @@ def add(sub: Subparsers, formatter: type[argparse.HelpFormatter]) -> None:
                    help="input format (default: from the file extension; stdin: text)")
     w.add_argument("--text", action="store_true", help="write text sitemaps (one URL a line)")
     w.add_argument("-q", "--quiet", action="store_true", help="no summary line")
-    publishing = w.add_argument_group("telling search engines (off by default)")
-    for option in for_host(CLI):
-        add_flag(publishing if option.section == "publish" else w, option, option.name)
-    for option in for_host(CLI, INDEXNOW_OPTIONS):
-        add_flag(publishing, option, "indexnow_" + option.name)
+    add_declared(w, CLI)
 
 
 def run(args: argparse.Namespace) -> int:
-    values = {option.name: getattr(args, option.name) for option in for_host(CLI)}
-    asked = args.indexnow_key or args.indexnow_key_file
-    indexnow = {option.name: getattr(args, "indexnow_" + option.name)
-                for option in for_host(CLI, INDEXNOW_OPTIONS)} if asked else None
+    values, indexnow = declared_values(args, CLI)
     try:
         settings = publish_settings(values, indexnow)
         writer = writer_options(values, format="text" if args.text else "xml",

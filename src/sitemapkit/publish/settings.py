@@ -57,7 +57,7 @@ def git_options(values: Mapping[str, Any], cache_dir: str | None) -> GitOptions:
 def page_rules(values: Mapping[str, Any], default_exclude: tuple[str, ...] = ()) -> PageRules:
     try:
         return PageRules.build([*default_exclude, *values["exclude"]], values["changefreq"],
-                               values["priority"], values["rules"])
+                               values["priority"], values.get("rules", ()))
     except (EntryError, ValueError) as exc:
         raise ConfigError(str(exc)) from None
 

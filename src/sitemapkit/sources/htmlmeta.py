@@ -33,6 +33,23 @@ def html_signals(html: str) -> HtmlSignals:
     """Scan only the <head> (fast, and body text cannot trigger it)."""
     end = _HEAD_END.search(html)
     head = html[: end.start()] if end else html[:65536]
+    lowered_head = head.lower()
+    noindex = redirect = False
+    if "robots" in lowered_head or "googlebot" in lowered_head or "refresh" in lowered_head:
+        noindex, redirect = _meta_signals(head)
+    canonical = None
+    if "canonical" in lowered_head:  # most heads have no robots meta, many no canonical
+        for tag in _LINK.findall(head):
+            if "canonical" not in tag.lower():
+                continue
+            a = _attrs(tag)
+            if "canonical" in a.get("rel", "").lower().split() and a.get("href"):
+                canonical = a["href"]
+    return HtmlSignals(noindex, canonical, redirect)
+
+
+def _meta_signals(head: str) -> tuple[bool, bool]:
+    """(noindex, redirect) from the robots/googlebot and refresh meta tags."""
     noindex = redirect = False
     for tag in _META.findall(head):
         lowered = tag.lower()
@@ -45,23 +62,20 @@ def html_signals(html: str) -> HtmlSignals:
         if a.get("http-equiv", "").lower() == "refresh" and "url=" in \
                 a.get("content", "").lower().replace(" ", ""):
             redirect = True
-    canonical = None
-    for tag in _LINK.findall(head):
-        if "canonical" not in tag.lower():
-            continue
-        a = _attrs(tag)
-        if "canonical" in a.get("rel", "").lower().split() and a.get("href"):
-            canonical = a["href"]
-    return HtmlSignals(noindex, canonical, redirect)
+    return noindex, redirect
 
 
 def same_url(a: str, b: str) -> bool:
     """Equal after lower-casing scheme/host, ignoring a fragment, and percent-encoding
     the path one way (Sphinx writes ``a b/`` in a canonical where the sitemap has
     ``a%20b/``; ``ü`` and ``%C3%BC`` are one URL too)."""
-    pa, pb = urlsplit(a), urlsplit(b)
-    return (pa.scheme.lower(), pa.netloc.lower(), _path_key(pa.path), pa.query) == \
-        (pb.scheme.lower(), pb.netloc.lower(), _path_key(pb.path), pb.query)
+    return url_identity(a) == url_identity(b)
+
+
+def url_identity(url: str) -> tuple[str, str, str, str]:
+    """What ``same_url`` compares, usable as a dictionary key."""
+    parts = urlsplit(url)
+    return parts.scheme.lower(), parts.netloc.lower(), _path_key(parts.path), parts.query
 
 
 def _path_key(path: str) -> str:

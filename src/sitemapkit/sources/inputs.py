@@ -15,11 +15,13 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 from ..errors import InputError
+from ..protocol import MAX_LOC_LENGTH
 from ..rules.model import UrlEntry
 
 FORMATS = ("text", "csv", "tsv", "jsonl")
 COLUMNS = ("loc", "lastmod", "changefreq", "priority")
 _SUFFIXES = {".txt": "text", ".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
+MAX_LINE = 64 * 1024  # far beyond any valid row: a longer line means the wrong file
 
 
 def detect_format(path: str, explicit: str | None) -> str:
@@ -33,11 +35,12 @@ def detect_format(path: str, explicit: str | None) -> str:
 
 
 def open_input(path: str) -> IO[str]:
+    """UTF-8 text; a byte-order mark (as Excel writes CSV) is dropped."""
     if path == "-":
-        return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", newline="")
+        return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig", newline="")
     if path.endswith(".gz"):
-        return gzip.open(path, "rt", encoding="utf-8", newline="")
-    return open(path, encoding="utf-8", newline="")
+        return gzip.open(path, "rt", encoding="utf-8-sig", newline="")
+    return open(path, encoding="utf-8-sig", newline="")
 
 
 class Reader:
@@ -56,16 +59,25 @@ class Reader:
             self.count += 1
             yield entry
 
-    def _text(self) -> Iterator[object]:
+    def _lines(self) -> Iterator[str]:
         for number, raw in enumerate(self.stream, start=1):
             self.line = number
+            if len(raw) > MAX_LINE:
+                raise InputError(f"line {number} is {len(raw):,} characters long, over the "
+                                 f"{MAX_LINE // 1024} KiB a line may have (a URL has at most "
+                                 f"{MAX_LOC_LENGTH:,} characters): the wrong file or format?")
+            yield raw
+
+    def _text(self) -> Iterator[object]:
+        for raw in self._lines():
             url = raw.strip()
+            if url.startswith("{"):
+                raise InputError(f"line {self.line} looks like JSON Lines: add --format jsonl")
             if url:
                 yield url
 
     def _jsonl(self) -> Iterator[object]:
-        for number, raw in enumerate(self.stream, start=1):
-            self.line = number
+        for raw in self._lines():
             if not raw.strip():
                 continue
             try:
@@ -82,7 +94,7 @@ class Reader:
                 raise InputError(f"line {self.line}: expected a JSON object or string")
 
     def _table(self) -> Iterator[object]:
-        reader = csv.reader(self.stream, delimiter="\t" if self.fmt == "tsv" else ",")
+        reader = csv.reader(self._lines(), delimiter="\t" if self.fmt == "tsv" else ",")
         header = next(reader, None)
         self.line = 1
         if header is None:

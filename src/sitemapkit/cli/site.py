@@ -1,0 +1,45 @@
+"""``sitemapkit site``: sitemaps for a site any generator built, from its output
+directory, dated from git. Its flags come from ``sitemapkit.options`` (host ``site``)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..errors import SitemapkitError
+from ..options import SITE
+from ..site import site_sitemaps
+from .common import Subparsers, add_declared, declared_values, fail
+
+
+def add(sub: Subparsers, formatter: type[argparse.HelpFormatter]) -> None:
+    s = sub.add_parser("site", formatter_class=formatter,
+                       help="git-dated sitemaps for a built site (Hugo, Zensical, MkDocs, "
+                       "ProperDocs, Sphinx, Jekyll, ...), from its output directory")
+    s.add_argument("out_dir", metavar="OUT_DIR", help="the generator's output directory")
+    s.add_argument("--base-url", required=True, help="URL of OUT_DIR on the site")
+    s.add_argument("--source", help="the generator's project directory (its config file "
+                   "says how pages map to sources); without it, no lastmod")
+    s.add_argument("--map", dest="map_file", metavar="FILE",
+                   help="JSON Lines {\"url\": ..., \"source\": ...}: exact page sources, "
+                   "over the layout rules")
+    s.add_argument("-q", "--quiet", action="store_true", help="no summary line")
+    add_declared(s, SITE)
+
+
+def run(args: argparse.Namespace) -> int:
+    values, indexnow = declared_values(args, SITE)
+    try:
+        outcome = site_sitemaps(args.out_dir, args.base_url, source=args.source,
+                                map_file=args.map_file, indexnow=indexnow, **values)
+    except SitemapkitError as exc:
+        return fail(exc)
+    if not args.quiet:
+        print(f"sitemapkit: {outcome.infos[0]}")
+    for warning in outcome.warnings:
+        print(f"sitemapkit: warning: {warning}", file=sys.stderr)
+    for info in outcome.infos[1:]:
+        print(f"sitemapkit: {info}", file=sys.stderr)
+    for error in outcome.errors:
+        print(f"sitemapkit: error: {error}", file=sys.stderr)
+    return 1 if outcome.errors else 0

@@ -1,0 +1,343 @@
+"""``sitemapkit site`` after real builds by generators that do not run our plugin: MkDocs,
+ProperDocs, Zensical, Sphinx (html and dirhtml) and Hugo, each over a git history with
+set dates. Every lastmod must be git's own per-file answer for the page's source; no
+redirect stub, 404 or noindex page may be listed; the output must validate."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from gitref import reference_date
+from gitrepo import Repo
+from sitemap_check import read_set
+
+from sitemapkit.site import HUGO_TEMPLATE
+from sitemapkit.validate import ValidateOptions, validate
+
+BASE = "https://example.com/"
+BIN = Path(sys.executable).parent
+
+
+def run(*args: object, cwd: Path | None = None,
+        check: bool = True) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run([str(a) for a in args], cwd=cwd, capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "PYTHONWARNINGS": "ignore"})
+    if check and done.returncode != 0:
+        raise AssertionError(f"{args[0]} failed:\n{done.stdout}\n{done.stderr}")
+    return done
+
+
+def site(out: Path, *args: str, source: Path | None = None,
+         check: bool = True) -> subprocess.CompletedProcess[str]:
+    more = ["--source", str(source)] if source else []
+    return run(sys.executable, "-m", "sitemapkit", "site", out, "--base-url", BASE, *more,
+               *args, check=check)
+
+
+def history(repo: Repo, pages: dict[str, str]) -> None:
+    """Three commits in three time zones, each page touched in a different one."""
+    names = sorted(pages)
+    repo.commit("2024-01-10T09:00:00+01:00", pages, author_when="2023-12-24T18:00:00+01:00")
+    repo.commit("2024-03-05T14:30:00-05:00", {n: pages[n] + "\nMore.\n" for n in names[::2]})
+    repo.commit("2024-07-21T08:15:00+05:30", {n: pages[n] + "\nLast.\n" for n in names[1::3]})
+
+
+def check_dates(out: Path, root: Path, sources: dict[str, str | None],
+                absent: tuple[str, ...] = ()) -> dict[str, str | None]:
+    """Each listed page (by path under BASE) has its source's reference date."""
+    got = {u.loc.removeprefix(BASE): u.lastmod for u in read_set(out, BASE).urls}
+    for path, source in sources.items():
+        assert path in got, f"{path} not listed; listed: {sorted(got)}"
+        want = reference_date(root, source) if source else None
+        assert got[path] == want, (path, source, got[path], want)
+    for path in absent:
+        assert path not in got, f"{path} must not be listed"
+    report = validate([out], ValidateOptions(base_url=BASE))
+    assert report.ok(), "\n".join(f.text() for f in report.findings)
+    return got
+
+
+# --- the MkDocs family ------------------------------------------------------------------
+NOINDEX = ('{% extends "base.html" %}{% block extrahead %}{% if page and page.meta.robots %}'
+           '<meta name="robots" content="{{ page.meta.robots }}">{% endif %}'
+           '{% if page and page.meta.redirect %}<meta http-equiv="refresh" '
+           'content="0; url={{ page.meta.redirect }}">{% endif %}{% endblock %}')
+MK_PAGES = {"docs/index.md": "# Home\n", "docs/guide/README.md": "# Guide\n",
+            "docs/guide/install.md": "# Install\n", "docs/über uns.md": "# Über\n",
+            "docs/secret.md": "---\nrobots: noindex\n---\n# Secret\n",
+            "docs/moved.md": "---\nredirect: ../guide/\n---\n# Moved\n"}
+
+
+@pytest.mark.parametrize("tool", ["mkdocs", "properdocs"])
+@pytest.mark.parametrize("directory_urls", [True, False], ids=["dir-urls", "file-urls"])
+def test_mkdocs_family_without_the_plugin(tmp_path, tool, directory_urls):
+    repo = Repo(tmp_path / "p")
+    config = {"site_name": "T", "site_url": BASE, "use_directory_urls": directory_urls,
+              "theme": {"name": "mkdocs", "custom_dir": "overrides"}}
+    repo.write(f"{tool}.yml", yaml.safe_dump(config))
+    repo.write("overrides/main.html", NOINDEX)
+    repo.write(".gitignore", "site/\n.cache/\n")
+    history(repo, MK_PAGES)
+    run(sys.executable, "-m", tool, "build", "-q", cwd=repo.root)
+    done = site(repo.root / "site", source=repo.root)
+    d = directory_urls
+    sources = {("" if d else "index.html"): "docs/index.md",
+               ("guide/" if d else "guide/index.html"): "docs/guide/README.md",
+               ("guide/install/" if d else "guide/install.html"): "docs/guide/install.md",
+               ("%C3%BCber%20uns/" if d else "%C3%BCber%20uns.html"): "docs/über uns.md"}
+    check_dates(repo.root / "site", repo.root, sources,
+                absent=("secret/", "secret.html", "moved/", "moved.html", "404.html"))
+    assert "left out: 1 redirect stubs, 1 noindex pages, 1 404 pages" in done.stderr
+    assert "replaced" in done.stderr and "sitemap.xml" in done.stderr
+
+
+def test_zensical_with_redirects_edit_links_and_both_url_styles(tmp_path):
+    repo = Repo(tmp_path / "z")
+    repo.write(".gitignore", "site/\n.cache/\n")
+    pages = {"docs/index.md": "# Home\n", "docs/guide/install.md": "# Install\n",
+             "docs/guide/README.md": "# Guide\n", "docs/api.md": "# API\n"}
+    for directory_urls in (True, False):
+        repo.write("zensical.toml", (
+            f'[project]\nsite_name = "Z"\nsite_url = "{BASE}"\nrepo_url = '
+            '"https://github.com/x/y"\nedit_uri = "edit/main/docs/"\n'
+            f"use_directory_urls = {str(directory_urls).lower()}\n"
+            '[project.theme]\nfeatures = ["content.action.edit"]\n'
+            '[project.plugins.redirects.redirect_maps]\n"old.md" = "guide/install.md"\n'))
+        if directory_urls:
+            history(repo, pages)
+        shutil.rmtree(repo.root / "site", ignore_errors=True)
+        run(BIN / "zensical", "build", cwd=repo.root)
+        before = (repo.root / "site/sitemap.xml").read_text()
+        assert "<lastmod>" not in before  # what Zensical writes: no dates at all
+        done = site(repo.root / "site", source=repo.root)
+        d = directory_urls
+        check_dates(repo.root / "site", repo.root, {
+            ("" if d else "index.html"): "docs/index.md",
+            ("guide/" if d else "guide/index.html"): "docs/guide/README.md",
+            ("guide/install/" if d else "guide/install.html"): "docs/guide/install.md",
+            ("api/" if d else "api.html"): "docs/api.md"},
+            absent=("old/", "old.html", "404.html"))
+        assert "replaced Zensical's sitemap.xml" in done.stderr and "no lastmod" in done.stderr
+
+
+def test_edit_links_map_pages_a_layout_cannot(tmp_path):
+    """A generator without layout rules here (Pelican: slugs) maps by its edit links."""
+    repo = Repo(tmp_path / "p")
+    repo.write("pelicanconf.py", "PATH = 'content'\n")
+    history(repo, {"content/first-post.md": "Title: First\n\nText\n",
+                   "content/pages/about.md": "Title: About\n\nText\n"})
+    out = repo.root / "output"
+    for path, source in (("2024/first/index.html", "content/first-post.md"),
+                         ("about.html", "content/pages/about.md"), ("tags.html", None)):
+        link = f'<a href="https://github.com/x/y/blob/main/{source}">edit</a>' if source else ""
+        (out / path).parent.mkdir(parents=True, exist_ok=True)
+        (out / path).write_text(f"<html><head><title>t</title></head><body>{link}</body></html>")
+    assert "1 page with no source file" in site(out, source=repo.root).stderr
+    check_dates(out, repo.root, {"2024/first/": "content/first-post.md",
+                                 "about.html": "content/pages/about.md", "tags.html": None})
+
+
+# --- Sphinx -------------------------------------------------------------------------------
+@pytest.mark.parametrize("builder", ["html", "dirhtml"])
+def test_sphinx_without_the_extension(tmp_path, builder):
+    repo = Repo(tmp_path / "s")
+    repo.write("conf.py", f'project = "T"\nhtml_baseurl = "{BASE}"\n'
+                          'exclude_patterns = ["_build"]\n')
+    repo.write(".gitignore", "_build/\n")
+    history(repo, {"index.rst": "Home\n====\n\n.. toctree::\n\n   guide/install\n   api\n",
+                   "guide/install.rst": "Install\n=======\n", "api.rst": "API\n===\n",
+                   "hidden.rst": ":orphan:\n\n.. meta::\n   :robots: noindex\n\nHidden\n======\n"})
+    run(sys.executable, "-m", "sphinx", "-q", "-b", builder, ".", "_build/out", cwd=repo.root)
+    out = repo.root / "_build/out"
+    done = site(out, source=repo.root)
+    if builder == "html":
+        pages = {"index.html": "index.rst", "guide/install.html": "guide/install.rst",
+                 "api.html": "api.rst", "genindex.html": None}
+        absent = ("hidden.html",)
+    else:
+        pages = {"": "index.rst", "guide/install/": "guide/install.rst", "api/": "api.rst",
+                 "genindex/": None}
+        absent = ("hidden/",)
+    check_dates(out, repo.root, pages, absent)
+    assert "noindex pages" in done.stderr
+
+
+# --- Hugo ---------------------------------------------------------------------------------
+HUGO_CONFIG = f"""baseURL = "{BASE}"
+title = "T"
+defaultContentLanguage = "en"
+[languages.en]
+weight = 1
+[languages.de]
+weight = 2
+[taxonomies]
+tag = "tags"
+"""
+HUGO_LAYOUTS = {
+    "layouts/baseof.html": '<!DOCTYPE html><html><head><title>{{ .Title }}</title>'
+                           '<link rel="canonical" href="{{ .Permalink }}"></head><body>'
+                           '{{ block "main" . }}{{ end }}</body></html>',
+    "layouts/single.html": '{{ define "main" }}{{ .Content }}{{ end }}',
+    "layouts/list.html": '{{ define "main" }}{{ .Content }}{{ end }}',
+    "layouts/home.html": '{{ define "main" }}{{ .Content }}{{ end }}',
+    "layouts/404.html": "<!DOCTYPE html><html><head><title>404</title></head><body></body></html>",
+}
+HUGO_PAGES = {
+    "content/_index.md": "---\ntitle: Home\n---\nHi\n",
+    "content/_index.de.md": "---\ntitle: Start\n---\nHallo\n",
+    "content/posts/_index.md": "---\ntitle: Posts\n---\n",
+    "content/posts/first.md": "---\ntitle: First\ntags: [a]\naliases: [/old-first/]\n---\nOne\n",
+    "content/posts/first.de.md": "---\ntitle: Erste\n---\nEins\n",
+    "content/posts/second.md": "---\ntitle: Second\nslug: custom-second\n---\nTwo\n",
+    "content/about/index.md": "---\ntitle: About\n---\nA\n",
+}
+
+
+def hugo_site(tmp_path: Path, with_map: bool) -> Repo:
+    repo = Repo(tmp_path / "h")
+    config = HUGO_CONFIG + ((HUGO_TEMPLATE / "hugo.toml").read_text() if with_map else "")
+    repo.write("hugo.toml", config)
+    for path, text in HUGO_LAYOUTS.items():
+        repo.write(path, text)
+    if with_map:
+        shutil.copy(HUGO_TEMPLATE / "home.sitemapkit.json", repo.root / "layouts")
+    repo.write(".gitignore", "public/\n.hugo_build.lock\n.cache/\n")
+    history(repo, HUGO_PAGES)
+    run(BIN / "hugo", "--quiet", cwd=repo.root)
+    return repo
+
+
+@pytest.mark.parametrize("with_map", [False, True], ids=["layout-rules", "map-template"])
+def test_hugo_multilingual_with_slugs_aliases_and_taxonomies(tmp_path, with_map):
+    repo = hugo_site(tmp_path, with_map)
+    out = repo.root / "public"
+    assert (out / "sitemap.xml").read_text().count("<sitemapindex") == 1  # Hugo: per language
+    args = ["--map", str(out / "sitemapkit-map.json")] if with_map else []
+    done = site(out, *args, source=repo.root)
+    got = check_dates(out, repo.root, {
+        "": "content/_index.md", "de/": "content/_index.de.md",
+        "posts/": "content/posts/_index.md", "posts/first/": "content/posts/first.md",
+        "de/posts/first/": "content/posts/first.de.md", "about/": "content/about/index.md",
+        "posts/custom-second/": "content/posts/second.md" if with_map else None,
+        "tags/": None, "tags/a/": None, "de/posts/": None},
+        absent=("old-first/", "en/", "404.html", "de/404.html"))
+    assert len(got) == 11
+    urls = {u.loc: u for u in read_set(out, BASE).urls}
+    assert sorted(urls[BASE + "posts/first/"].alternates) == [
+        ("de", BASE + "de/posts/first/"), ("en", BASE + "posts/first/")]
+    assert not (out / "en" / "sitemap.xml").exists() and not (out / "de" / "sitemap.xml").exists()
+    assert "replaced Hugo's sitemap.xml (an index of 2 sitemaps" in done.stderr
+    assert not list(out.rglob("sitemapkit-map.json"))  # the map is ours, not the site's
+    again = site(out, source=repo.root)  # a re-run over its own output: same set, quiet
+    assert "replaced" not in again.stderr and "not in the generator" not in again.stderr
+    rerun = {u.loc: u for u in read_set(out, BASE).urls}
+    assert rerun[BASE + "posts/first/"].alternates == urls[BASE + "posts/first/"].alternates
+
+
+def test_hugo_stale_output_is_reported(tmp_path):
+    repo = hugo_site(tmp_path, with_map=False)
+    out = repo.root / "public"
+    (out / "gone").mkdir()
+    (out / "gone/index.html").write_text("<html><head><title>x</title></head></html>")
+    done = site(out, source=repo.root)
+    assert "1 page in the output are not in the generator's sitemap.xml, e.g. gone/index.html" \
+        in done.stderr
+
+
+def test_a_large_hugo_style_site_is_sharded(tmp_path):
+    out = tmp_path / "public"
+    for i in range(120_000 // 1000):
+        folder = out / f"p{i}"
+        folder.mkdir(parents=True)
+        for j in range(1000):
+            (folder / f"page-{j}.html").write_text("<html><head><title>t</title></head></html>")
+    done = site(out, "--lastmod", "none")
+    listed = read_set(out, BASE)
+    assert listed.kind == "index" and len(listed.shards) == 3 and len(listed.locs) == 120_000
+    assert "120,000 URLs in 3 shards" in done.stdout
+
+
+# --- errors: clear, and the output untouched ---------------------------------------------
+def snapshot(path: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*"))
+            if p.is_file()}
+
+
+def test_missing_or_empty_output_directory(tmp_path):
+    missing = site(tmp_path / "nope", check=False)
+    assert missing.returncode == 2 and "is not a directory" in missing.stderr
+    (tmp_path / "empty").mkdir()
+    empty = site(tmp_path / "empty", check=False)
+    assert empty.returncode == 2 and "holds no HTML pages" in empty.stderr
+    assert "Traceback" not in missing.stderr + empty.stderr
+
+
+def test_an_unreadable_page_names_the_file_and_changes_nothing(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "a.html").write_text("<html><head></head></html>")
+    (out / "sitemap.xml").write_text("old")
+    (out / "b.html").symlink_to(tmp_path / "missing.html")
+    before = snapshot(out)
+    done = site(out, check=False)
+    assert done.returncode == 1 and "cannot read" in done.stderr and "b.html" in done.stderr
+    assert snapshot(out) == before
+
+
+def test_source_not_in_git_writes_without_dates(tmp_path):
+    (tmp_path / "src" / "docs").mkdir(parents=True)
+    (tmp_path / "src" / "mkdocs.yml").write_text(f"site_name: T\nsite_url: {BASE}\n")
+    (tmp_path / "src" / "docs" / "index.md").write_text("# Home\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "index.html").write_text("<html><head></head></html>")
+    done = site(out, source=tmp_path / "src")
+    assert "is not in a git repository: the sitemaps are written without lastmod" in done.stderr
+    assert [u.lastmod for u in read_set(out, BASE).urls] == [None]
+
+
+def test_a_base_url_that_disagrees_with_the_canonicals_is_warned(tmp_path):
+    out = tmp_path / "out"
+    (out / "guide").mkdir(parents=True)
+    for path in ("index.html", "guide/index.html"):
+        url = "https://docs.other.org/" + path.removesuffix("index.html")
+        (out / path).write_text(f'<html><head><link rel="canonical" href="{url}"></head></html>')
+    done = site(out)
+    assert "disagrees with 2 pages' canonical URLs, e.g. guide/index.html says " \
+        "https://docs.other.org/guide/; check --base-url" in done.stderr
+
+
+def test_two_candidate_sources_are_reported_never_guessed(tmp_path):
+    repo = Repo(tmp_path / "p")
+    repo.write("mkdocs.yml", f"site_name: T\nsite_url: {BASE}\n")
+    history(repo, {"docs/index.md": "# Home\n", "docs/x.md": "# X\n", "docs/x/index.md": "# X2\n"})
+    out = repo.root / "site"
+    (out / "x").mkdir(parents=True)
+    for path in ("index.html", "x/index.html"):
+        (out / path).write_text("<html><head></head></html>")
+    done = site(out, source=repo.root)
+    assert "could come from two source files" in done.stderr and "x.md and x/index.md" in \
+        done.stderr
+    assert {u.loc: u.lastmod for u in read_set(out, BASE).urls}[BASE + "x/"] is None
+
+
+def test_map_file_wins_and_bad_lines_are_named(tmp_path):
+    repo = Repo(tmp_path / "p")
+    repo.write("mkdocs.yml", f"site_name: T\nsite_url: {BASE}\n")
+    history(repo, {"docs/index.md": "# Home\n", "docs/other.md": "# Other\n"})
+    out = repo.root / "site"
+    out.mkdir()
+    (out / "index.html").write_text("<html><head></head></html>")
+    (tmp_path / "map.jsonl").write_text(json.dumps({"url": BASE, "source": "docs/other.md"}))
+    site(out, "--map", str(tmp_path / "map.jsonl"), source=repo.root)
+    assert read_set(out, BASE).urls[0].lastmod == reference_date(repo.root, "docs/other.md")
+    (tmp_path / "map.jsonl").write_text('{"url": 1}\n')
+    bad = site(out, "--map", str(tmp_path / "map.jsonl"), source=repo.root, check=False)
+    assert bad.returncode == 1 and "map.jsonl line 1" in bad.stderr
