@@ -316,6 +316,43 @@ cdef inline char* _put4(char* w, int v) noexcept:
     return w + 4
 
 
+cdef object _MISSING = object()
+cdef Py_ssize_t PRIORITY_DECIMALS = protocol.PRIORITY_DECIMALS
+
+
+cdef object _canonical_priority(object value):
+    """As ``_urlset_py._canonical_priority``: the emitted form, or None (slow path)."""
+    cdef object text
+    cdef const char* p
+    cdef Py_ssize_t n, i
+    if type(value) is str:
+        text = value
+    elif type(value) is float:
+        text = repr(value)
+    elif type(value) is int:
+        if value == 0:
+            return "0.0"
+        if value == 1:
+            return "1.0"
+        return None
+    else:
+        return None
+    if not PyUnicode_IS_ASCII(text):
+        return None
+    n = PyUnicode_GET_LENGTH(text)
+    p = <const char*>PyUnicode_DATA(text)
+    if n == 3 and p[0] == 49 and p[1] == 46 and p[2] == 48:  # "1.0"
+        return text
+    if n < 3 or n > 2 + PRIORITY_DECIMALS or p[0] != 48 or p[1] != 46:  # "0." first
+        return None
+    for i in range(2, n):
+        if not DIGIT[<unsigned char>p[i]]:
+            return None
+    if p[n - 1] == 48 and n != 3:  # a trailing zero is not canonical ("0.0" is)
+        return None
+    return text
+
+
 cdef inline const char* _ascii(object s, Py_ssize_t* n) except NULL:
     if not PyUnicode_IS_ASCII(s):
         raise ValueError(f"non-canonical value (not ASCII): {s!r}")
@@ -646,6 +683,10 @@ cdef class UrlsetBuffer:
         cdef const char* lm = NULL
         cdef char lmbuf[32]
         cdef int64_t key = 0
+        cdef dict d
+        cdef object rank = None
+        priority = None
+        alternates = None
         if type(entry) is str:
             loc = entry
             lastmod = None
@@ -659,13 +700,27 @@ cdef class UrlsetBuffer:
             changefreq = t[2]
             priority = t[3]
             alternates = t[4]
-            if priority is not None or alternates:
-                return SLOW_
+        elif type(entry) is dict:  # a mapping as JSON Lines gives it
+            d = <dict>entry
+            loc = d.get("loc", _MISSING)
+            lastmod = d.get("lastmod")
+            changefreq = d.get("changefreq")
+            priority = d.get("priority")
+            alternates = d.get("alternates")
+            if loc is _MISSING or len(d) != (1 + ("lastmod" in d) + ("changefreq" in d)
+                                            + ("priority" in d) + ("alternates" in d)):
+                return SLOW_  # the rules name what is missing or unknown
         else:
+            return SLOW_
+        if alternates:
             return SLOW_
         if changefreq is not None and not (type(changefreq) is str
                                            and changefreq in _CHANGEFREQS):
             return SLOW_
+        if priority is not None:
+            rank = _canonical_priority(priority)
+            if rank is None:
+                return SLOW_
         # --- loc: one pass classifies and counts escapes; encode when needed ---
         if type(loc) is not str:
             return SLOW_
@@ -710,7 +765,7 @@ cdef class UrlsetBuffer:
                 return SLOW_
             if key > self.future_limit:
                 return SLOW_
-        return self._append(loc, s, n, extra, lm, lmn, key, changefreq, None, None)
+        return self._append(loc, s, n, extra, lm, lmn, key, changefreq, rank, None)
 
     cdef int _scan(self, object loc, Py_ssize_t* extra) noexcept:
         cdef Py_ssize_t n = PyUnicode_GET_LENGTH(loc)

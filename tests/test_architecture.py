@@ -115,9 +115,9 @@ def test_c_tables_are_built_from_protocol_classes():
 
 
 def test_pure_twin_uses_the_same_classes():
-    from sitemapkit import _urlset_py
-    assert _urlset_py._ENCODE == frozenset(protocol.URL_ENCODED)
-    assert _urlset_py._CANONICAL_TAIL.pattern == protocol.canonical_tail_pattern()
+    from sitemapkit import _canonical_py
+    assert _canonical_py._ENCODE == frozenset(protocol.URL_ENCODED)
+    assert _canonical_py._CANONICAL_TAIL.pattern == protocol.canonical_tail_pattern()
     assert not set(protocol.URL_KEPT) & set(protocol.URL_ENCODED)
 
 

@@ -187,10 +187,11 @@ def test_future_lastmod_takes_the_slow_path(impl):
     "entry",
     [
         UrlEntry(P + "a", None, "Daily"),
-        UrlEntry(P + "a", None, None, 0.5),
+        UrlEntry(P + "a", None, None, "0.50"),  # not canonical: the rules write 0.5
         UrlEntry(P + "a", None, None, None, (("en", P + "a"),)),
         (P + "a", None, None, None, ()),  # a plain tuple is not a UrlEntry
-        {"loc": P + "a"},
+        {"loc": P + "a", "extra": 1},  # an unknown key: the rules name it
+        {"lastmod": "2024-01-01"},
         b"https://example.com/docs/a",
         None,
     ],
@@ -292,3 +293,18 @@ def test_locset_grows_and_stays_exact(impl):
     assert all(seen.add(loc) for loc in locs)
     assert not any(seen.add(loc) for loc in locs[::997])
     assert len(seen) == 100_000
+
+
+@pytest.mark.parametrize("entry,emitted", [
+    (UrlEntry(P + "a", None, None, 0.5), b"<priority>0.5</priority>"),
+    (UrlEntry(P + "a", None, None, "0.125"), b"<priority>0.125</priority>"),
+    (UrlEntry(P + "a", None, None, 1), b"<priority>1.0</priority>"),
+    ({"loc": P + "a"}, b"<loc>" + P.encode() + b"a</loc></url>"),
+    ({"loc": P + "a", "lastmod": "2024-01-01", "changefreq": "daily", "priority": 0.8,
+      "alternates": []}, b"<lastmod>2024-01-01</lastmod><changefreq>daily</changefreq>"
+                         b"<priority>0.8</priority>"),
+])
+def test_priorities_and_mappings_take_the_fast_path(impl, entry, emitted):
+    buf = buffer(impl)
+    assert buf.offer(entry) == impl.module.ADDED
+    assert emitted in buf.getvalue()

@@ -68,13 +68,24 @@ lastmods = st.one_of(
 )
 # Mostly-canonical paths reach the fast path; the rest exercise the slow path.
 safe_paths = st.text("abcXYZ019-_~/.&'%ACF=?", max_size=20)
+priorities = st.one_of(
+    st.none(), st.floats(-0.5, 1.5), st.integers(-1, 2), st.booleans(),
+    st.sampled_from(["0.5", "x", "0.50", "1.0", "1", "0", "0.0", "0.125", "0.1250", "1.00",
+                     "0.05", " 0.5", "-0.0", "0.", ".5", "0.5e0", "٠.٥"]),
+    st.floats(0, 1).map(lambda f: round(f, 3)), st.decimals(0, 1, places=3))
+changefreqs = st.one_of(st.none(), st.sampled_from(sorted(CHANGEFREQS) + ["Daily", ""]))
+mappings = st.fixed_dictionaries(
+    {"loc": st.one_of(locs, safe_paths.map(lambda p: BASE + p))},
+    optional={"lastmod": lastmods, "changefreq": changefreqs, "priority": priorities,
+              "alternates": st.just([]), "unknown": st.just(1)})
 entries = st.lists(
     st.one_of(
         locs,
         safe_paths.map(lambda p: BASE + p),
-        st.builds(UrlEntry, locs, lastmods,
-                  st.one_of(st.none(), st.sampled_from(sorted(CHANGEFREQS) + ["Daily", ""])),
-                  st.one_of(st.none(), st.floats(-0.5, 1.5), st.sampled_from(["0.5", "x"]))),
+        st.builds(UrlEntry, locs, lastmods, changefreqs, priorities),
+        st.builds(UrlEntry, safe_paths.map(lambda p: BASE + p), st.none(), changefreqs,
+                  priorities),
+        mappings,
         st.builds(UrlEntry, safe_paths.map(lambda p: BASE + p), lastmods,
                   st.one_of(st.none(), st.none(), st.sampled_from(sorted(CHANGEFREQS)))),
     ),

@@ -9,22 +9,16 @@ shared Python rules, then calls ``add`` with canonical strings.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
-from datetime import date, datetime, timedelta
 
+from ._canonical_py import canonical_lastmod, canonical_loc, canonical_priority, encode_tail
 from .protocol import (
     CHANGEFREQS,
-    ENTITY_IN_URL,
-    MAX_LOC_LENGTH,
-    MAX_UTC_OFFSET_MINUTES,
     SITEMAP_NS,
-    URL_ENCODED,
     XHTML_NS,
     XML_DECLARATION,
-    canonical_tail_pattern,
 )
-from .rules.dates import format_offset, lastmod_key
+from .rules.dates import lastmod_key
 from .rules.model import UrlEntry
 
 ADDED, FULL, SLOW, DUPLICATE, EXHAUSTED = 0, 1, 2, 3, 4
@@ -34,17 +28,7 @@ FAST_FIELDS = ("loc", "lastmod", "changefreq", "priority", "alternates")
 HEAD = f'{XML_DECLARATION}<urlset xmlns="{SITEMAP_NS}">\n'.encode()
 HEAD_XHTML = f'{XML_DECLARATION}<urlset xmlns="{SITEMAP_NS}" xmlns:xhtml="{XHTML_NS}">\n'.encode()
 TAIL = b"</urlset>\n"
-
-# Already percent-encoded ASCII URL characters that need no change (RFC 3986).
-_CANONICAL_TAIL = re.compile(canonical_tail_pattern())
-_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-_DATETIME = re.compile(
-    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[+-][0-9]{2}:[0-9]{2}"
-)
-_ENCODE = frozenset(URL_ENCODED)
-_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
-_MINUTE = timedelta(minutes=1)
-_MAX_OFFSET = timedelta(minutes=MAX_UTC_OFFSET_MINUTES)
+_FAST_KEYS = frozenset(FAST_FIELDS)
 
 
 def escape(text: str) -> str:
@@ -56,73 +40,6 @@ def escape(text: str) -> str:
     if "<" in text or ">" in text or '"' in text:
         text = text.replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
     return text
-
-
-def _encode_tail(loc: str, prefix: str) -> str | None:
-    """Percent-encode non-ASCII (UTF-8) and unsafe ASCII after the prefix.
-
-    None sends the entry to the slow path: wrong prefix, control character, lone
-    surrogate, fragment, or too long once encoded. '%' is left for the scan.
-    """
-    if not loc.startswith(prefix):
-        return None
-    out = [prefix]
-    for ch in loc[len(prefix):]:
-        o = ord(ch)
-        if o < 0x20 or 0x7F <= o <= 0x9F or 0xD800 <= o <= 0xDFFF or ch == "#":
-            return None
-        if o > 0x7F or ch in _ENCODE:
-            out.append("".join(f"%{b:02X}" for b in ch.encode("utf-8")))
-        else:
-            out.append(ch)
-    encoded = "".join(out)
-    return encoded if len(encoded) <= MAX_LOC_LENGTH else None
-
-
-def _canonical_loc(loc: str, prefix: str) -> bool:
-    return (
-        len(loc) <= MAX_LOC_LENGTH
-        and loc.startswith(prefix)
-        and _CANONICAL_TAIL.fullmatch(loc, len(prefix)) is not None
-        and "/." not in loc[len(prefix) - 1 :]
-        and ("&" not in loc or not ENTITY_IN_URL.search(loc))
-    )
-
-
-def _valid_date(text: str) -> bool:
-    year, month, day = int(text[0:4]), int(text[5:7]), int(text[8:10])
-    if year < 1 or not 1 <= month <= 12 or day < 1:
-        return False
-    leap = month == 2 and year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-    return day <= _DAYS[month - 1] + leap
-
-
-def _canonical_lastmod(value: object) -> str | None:
-    """The emitted form if ``value`` needs no parsing, else None (slow path)."""
-    if type(value) is str:
-        if len(value) == 10:
-            return value if _DATE.fullmatch(value) and _valid_date(value) else None
-        if len(value) != 25 or not _DATETIME.fullmatch(value) or not _valid_date(value):
-            return None
-        hour, minute, second = int(value[11:13]), int(value[14:16]), int(value[17:19])
-        off_h, off_m = int(value[20:22]), int(value[23:25])
-        offset = off_h * 60 + off_m
-        if hour > 23 or minute > 59 or second > 59 or off_m > 59 or offset > MAX_UTC_OFFSET_MINUTES:
-            return None
-        if offset == 0 and value[19] == "-":  # canonical zero offset is +00:00
-            return None
-        return value
-    if isinstance(value, datetime):
-        delta = value.utcoffset()
-        if delta is None or delta % _MINUTE or abs(delta) > _MAX_OFFSET:
-            return None
-        return (
-            f"{value.year:04d}-{value.month:02d}-{value.day:02d}T{value.hour:02d}:"
-            f"{value.minute:02d}:{value.second:02d}{format_offset(int(delta / _MINUTE))}"
-        )
-    if isinstance(value, date):
-        return f"{value.year:04d}-{value.month:02d}-{value.day:02d}"
-    return None
 
 
 class LocSet:
@@ -201,28 +118,38 @@ class UrlsetBuffer:
         """Fast path for one raw entry; SLOW when it is not already canonical."""
         if type(entry) is str:
             loc, lastmod, changefreq, priority = entry, None, None, None
-            alternates: tuple[tuple[str, str], ...] = ()
+            alternates: object = ()
         elif isinstance(entry, UrlEntry):
             loc, lastmod, changefreq, priority, alternates = entry
+        elif type(entry) is dict:  # a mapping as JSON Lines gives it
+            if "loc" not in entry or not entry.keys() <= _FAST_KEYS:
+                return SLOW  # the rules name what is missing or unknown
+            loc, lastmod, changefreq = entry["loc"], entry.get("lastmod"), entry.get("changefreq")
+            priority, alternates = entry.get("priority"), entry.get("alternates")
         else:
             return SLOW
-        if priority is not None or alternates:
+        if alternates:
             return SLOW
         if changefreq is not None and not (type(changefreq) is str and changefreq in CHANGEFREQS):
             return SLOW
+        rank = None
+        if priority is not None:
+            rank = canonical_priority(priority)
+            if rank is None:
+                return SLOW
         if type(loc) is not str:
             return SLOW
-        if not _canonical_loc(loc, self.prefix):
-            encoded = _encode_tail(loc, self.prefix)
-            if encoded is None or not _canonical_loc(encoded, self.prefix):
+        if not canonical_loc(loc, self.prefix):
+            encoded = encode_tail(loc, self.prefix)
+            if encoded is None or not canonical_loc(encoded, self.prefix):
                 return SLOW
             loc = encoded
         text = None
         if lastmod is not None:
-            text = _canonical_lastmod(lastmod)
+            text = canonical_lastmod(lastmod)
             if text is None or lastmod_key(text) > self.future_limit:
                 return SLOW
-        return self.add(loc, text, changefreq, None, ())
+        return self.add(loc, text, changefreq, rank, ())
 
     def add(
         self,
@@ -233,7 +160,7 @@ class UrlsetBuffer:
         alternates: tuple[tuple[str, str], ...],
     ) -> int:
         """Append one canonical entry: ADDED, FULL (not added) or DUPLICATE."""
-        if lastmod is not None and _canonical_lastmod(lastmod) != lastmod:
+        if lastmod is not None and canonical_lastmod(lastmod) != lastmod:
             raise ValueError(f"non-canonical lastmod: {lastmod!r}")
         extra_head = 0
         if self.text:

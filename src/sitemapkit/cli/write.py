@@ -16,6 +16,7 @@ from ..errors import SitemapkitError
 from ..options import CLI
 from ..publish.pipeline import Outcome, publish
 from ..publish.settings import publish_settings, writer_options
+from ..rules.model import EntryError
 from ..sources.inputs import FORMATS, Reader, detect_format, open_input
 from .common import Subparsers, add_declared, declared_values, error, fail
 
@@ -55,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
             outcome = publish(_with_progress(reader, args.input), args.out, args.base_url,
                               writer, settings, lambda position: f"input line {reader.line}"
                               if position == reader.count else None)
+        except EntryError as exc:
+            return fail(reader.explain(exc) or exc)
         except SitemapkitError as exc:
             return fail(exc)
         except UnicodeDecodeError as exc:
