@@ -86,7 +86,8 @@ def test_mkdocs_family_without_the_plugin(tmp_path, tool, directory_urls):
     repo.write(".gitignore", "site/\n.cache/\n")
     history(repo, MK_PAGES)
     run(sys.executable, "-m", tool, "build", "-q", cwd=repo.root)
-    done = site(repo.root / "site", source=repo.root)
+    done = site(repo.root / "site", "--validate", "strict", source=repo.root)
+    assert "validate: valid: 1 file, 4 URLs, 0 errors, 0 warnings (strict)" in done.stderr
     d = directory_urls
     sources = {("" if d else "index.html"): "docs/index.md",
                ("guide/" if d else "guide/index.html"): "docs/guide/README.md",

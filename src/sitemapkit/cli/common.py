@@ -38,6 +38,11 @@ def add_flag(group: Any, option: Option, dest: str, host: str = CLI) -> None:
     repeat, everything else takes a value of the declared type."""
     default = option.default_for(host)
     flag = option.flag_for(host)
+    words = [c for c in option.choices if isinstance(c, str)]
+    if default is False and words:  # a switch that may name a mode: --validate [strict]
+        group.add_argument(flag, dest=dest, default=False, nargs="?", const=True,
+                           choices=words, help=option.help)
+        return
     if default is True or default is False:
         group.add_argument(flag, dest=dest, default=default,
                            action="store_false" if default else "store_true",
