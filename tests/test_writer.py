@@ -165,6 +165,27 @@ def test_gzip_options(impl, out):
     assert read_set(out, BASE).locs == pages(60)
     impl.write(pages(60), out, BASE, max_urls=50, gzip_backend="isal", gzip_level=3)
     assert read_set(out, BASE).locs == pages(60)
+    first = impl.write(pages(60), out, BASE, max_urls=50, gzip_backend="zlib-ng", gzip_level=5)
+    assert read_set(out, BASE).locs == pages(60)
+    shard = (out / first.shard_files[0]).read_bytes()
+    again = impl.write(pages(60), out, BASE, max_urls=50, gzip_backend="zlib-ng", gzip_level=5)
+    assert (out / again.shard_files[0]).read_bytes() == shard  # reproducible, as zlib
+
+
+def test_a_fast_backend_without_a_level_takes_its_closest_to_zlib_6(tmp_path):
+    import subprocess
+    import sys
+    (tmp_path / "u.txt").write_text("".join(f"{p}\n" for p in pages(100)))
+    for backend in ("isal", "zlib-ng"):
+        done = subprocess.run([sys.executable, "-m", "sitemapkit", "write", str(tmp_path / "u.txt"),
+                               "-o", str(tmp_path / backend), "--base-url", BASE, "--gzip-backend",
+                               backend], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+    bad = subprocess.run([sys.executable, "-m", "sitemapkit", "write", str(tmp_path / "u.txt"),
+                          "-o", str(tmp_path / "x"), "--base-url", BASE, "--gzip-backend",
+                          "zlib-ng", "--gzip-level", "10"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "its levels are 0 to 9 (5 is the one closest to zlib 6" in \
+        bad.stderr
 
 
 def test_custom_names(impl, out):

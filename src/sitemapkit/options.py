@@ -25,6 +25,7 @@ from .protocol import (
 )
 from .sources.gitdates import POLICIES
 from .sources.pages import LASTMOD_KINDS
+from .write.compress import BACKENDS
 
 MKDOCS, SPHINX, CLI, SITE = "mkdocs", "sphinx", "cli", "site"  # SITE: `sitemapkit site`
 DOCS = (MKDOCS, SPHINX)
@@ -121,8 +122,8 @@ OPTIONS: tuple[Option, ...] = (
        ALL, section="output"),
     _o("gzip_level", None, "compression level (default: 6 for zlib, the level closest in "
        "size for isal)", ALL, int, NONE, section="output"),
-    _o("gzip_backend", "zlib", "gzip implementation; isal needs the 'fast' extra", (CLI, SITE),
-       str, choices=("zlib", "isal"), section="output"),
+    _o("gzip_backend", "zlib", "gzip implementation; isal and zlib-ng need the 'fast' extra",
+       (CLI, SITE), str, choices=BACKENDS, section="output"),
     _o("index_filename", None, "index file name when sharded (default: the entry point; "
        "sitemap-index.xml for text sitemaps)", (CLI,), str, NONE, section="output"),
     _o("shard_pattern", None, "shard names with {number} and {digest} (default: "
