@@ -140,7 +140,9 @@ def test_edit_links_map_pages_a_layout_cannot(tmp_path):
         link = f'<a href="https://github.com/x/y/blob/main/{source}">edit</a>' if source else ""
         (out / path).parent.mkdir(parents=True, exist_ok=True)
         (out / path).write_text(f"<html><head><title>t</title></head><body>{link}</body></html>")
-    assert "1 page with no source file" in site(out, source=repo.root).stderr
+    done = site(out, source=repo.root)
+    assert "1 page with no source file" in done.stderr
+    assert "2 pages mapped by their edit links" in done.stderr
     check_dates(out, repo.root, {"2024/first/": "content/first-post.md",
                                  "about.html": "content/pages/about.md", "tags.html": None})
 
@@ -337,8 +339,14 @@ def test_map_file_wins_and_bad_lines_are_named(tmp_path):
     out.mkdir()
     (out / "index.html").write_text("<html><head></head></html>")
     (tmp_path / "map.jsonl").write_text(json.dumps({"url": BASE, "source": "docs/other.md"}))
-    site(out, "--map", str(tmp_path / "map.jsonl"), source=repo.root)
+    done = site(out, "--map", str(tmp_path / "map.jsonl"), source=repo.root)
+    assert "1 page mapped by --map" in done.stderr
     assert read_set(out, BASE).urls[0].lastmod == reference_date(repo.root, "docs/other.md")
+    # without --source, a map with absolute paths is enough (the Hugo template writes those)
+    (tmp_path / "map.jsonl").write_text(json.dumps(
+        {"url": BASE, "source": str(repo.root / "docs/index.md")}))
+    site(out, "--map", str(tmp_path / "map.jsonl"))
+    assert read_set(out, BASE).urls[0].lastmod == reference_date(repo.root, "docs/index.md")
     (tmp_path / "map.jsonl").write_text('{"url": 1}\n')
     bad = site(out, "--map", str(tmp_path / "map.jsonl"), source=repo.root, check=False)
     assert bad.returncode == 1 and "map.jsonl line 1" in bad.stderr

@@ -82,8 +82,7 @@ def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str, *,
     rows = _with_alternates(rows, old)
     outcome = publish_pages(rows, dates, settings_values["lastmod"], out, base, writer,
                             settings, started)
-    notes += _unsourced_note(unsourced, settings_values) + dates.notes_for(
-        row.source for row in rows if row.source)
+    notes += _unsourced_note(unsourced, settings_values) + _mapped_note(sources) + dates.notes
     notes += _replaced(old, out, layout) + _map_artifacts(map_file, out)
     outcome.infos[1:1] = notes
     outcome.warnings[:0] = warnings + dates.warnings
@@ -106,7 +105,8 @@ def _sources(pages: list[BuiltPage], out: Path, layout: Layout | None,
              warnings: list[str]) -> Sources:
     """Each page's source: the map file, else the layout's one existing candidate, else
     the page's edit link. Two existing candidates are reported, never guessed."""
-    root = Path(source).resolve() if source is not None else None
+    root = Path(source or ".").resolve() if source is not None or map_file is not None \
+        else None  # a map's relative paths are read from --source, else from here
     mapped = read_map(Path(map_file)) if map_file is not None else {}
     result = Sources({}, [])
     exists = _Listing(os.path.realpath(layout.content)) if layout else None
@@ -204,6 +204,13 @@ def _rows(pages: list[BuiltPage], sources: Sources, rules: Any,
     return rows, unsourced
 
 
+def _mapped_note(sources: Sources) -> list[str]:
+    """How many sources came from somewhere other than the layout rules."""
+    ways = [count(n, "page") + f" mapped by {how}" for n, how in
+            ((sources.by_map, "--map"), (sources.by_edit_link, "their edit links")) if n]
+    return ["; ".join(ways)] if ways else []
+
+
 def _unsourced_note(unsourced: int, values: Mapping[str, Any]) -> list[str]:
     if not unsourced:
         return []
@@ -217,8 +224,9 @@ def _dates(rows: list[PageRow], values: Mapping[str, Any],
     paths = [row.source for row in rows if row.source]
     if values["lastmod"] == "none" or not paths:
         return GitDates()
-    if _top(Path(source).resolve() if source is not None else None) is None:
-        warnings.append(f"{source} is not in a git repository: the sitemaps are written "
+    where = Path(source).resolve() if source is not None else Path(paths[0]).parent
+    if _top(where) is None:  # the sources' own repository decides, not the cwd
+        warnings.append(f"{where} is not in a git repository: the sitemaps are written "
                         "without lastmod")
         return GitDates()
     setting = values["cache_dir"]

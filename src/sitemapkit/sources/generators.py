@@ -32,10 +32,8 @@ class Layout:
     made it, the generator's first choice first."""
 
     family: str
-    config: Path
     content: Path
     candidates: Callable[[str], list[str]]
-    languages: tuple[str, ...] = ()
     generated: tuple[str, ...] = field(default=())  # output paths that never have a source
 
 
@@ -50,20 +48,20 @@ def detect(source: Path) -> Layout | None:
             project = config.get("project", config) if name.endswith(".toml") else config
             family = {"mkdocs.yml": "mkdocs", "properdocs.yml": "properdocs"}.get(
                 name, "zensical")
-            return Layout(family, source / name, source / str(project.get("docs_dir", "docs")),
+            return Layout(family, source / str(project.get("docs_dir", "docs")),
                           _mkdocs_candidates)
     for name in ("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config.toml"):
         if (source / name).is_file():
             return _hugo(source / name, _read(source / name))
     if (source / "conf.py").is_file():
-        return Layout("sphinx", source / "conf.py", source, _sphinx_candidates,
+        return Layout("sphinx", source, _sphinx_candidates,
                       generated=SPHINX_GENERATED)
     if (source / "_config.yml").is_file():
         config = _read(source / "_config.yml")
-        return Layout("jekyll", source / "_config.yml", source / str(config.get("source", ".")),
+        return Layout("jekyll", source / str(config.get("source", ".")),
                       _jekyll_candidates)
     if (source / "pelicanconf.py").is_file():  # slugs: only edit links and a map file help
-        return Layout("pelican", source / "pelicanconf.py", source / "content", lambda p: [])
+        return Layout("pelican", source / "content", lambda p: [])
     return None
 
 
@@ -163,7 +161,7 @@ def _hugo(config_file: Path, config: dict[str, Any]) -> Layout:
             found += [_join(content, n) + ".md" for n in names]
         return found
 
-    return Layout("hugo", config_file, config_file.parent, candidates, tuple(languages))
+    return Layout("hugo", config_file.parent, candidates)
 
 
 def edit_link_source(html_path: Path, tracked: set[str]) -> str | None:

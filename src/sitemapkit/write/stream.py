@@ -45,7 +45,7 @@ class ShardStream:
     """One run's shards: owns the buffer, the temp files and the result's counts."""
 
     def __init__(self, out_dir: Path, prefix: str, opts: WriterOptions, impl: ModuleType,
-                 pool: ThreadPoolExecutor, workers: int) -> None:
+                 pool: ThreadPoolExecutor | None, workers: int) -> None:
         self.out_dir, self.prefix, self.opts, self.impl = out_dir, prefix, opts, impl
         self.pool, self.workers = pool, workers
         now = opts.now or datetime.now(timezone.utc)
@@ -134,6 +134,7 @@ class ShardStream:
 
     def submit(self, data: bytes) -> Future[tuple[Path, str]]:
         """Hand a closed shard to a worker thread."""
+        assert self.pool is not None
         return self.pool.submit(self._store, data)
 
     def _store(self, data: bytes) -> tuple[Path, str]:
@@ -152,7 +153,8 @@ class ShardStream:
         """After a failure: let workers finish, then remove every temp file."""
         for shard in self.shards:
             shard.future.cancel()
-        self.pool.shutdown(wait=True)
+        if self.pool is not None:
+            self.pool.shutdown(wait=True)
         output.remove_owned_temps(self.temps)
 
 
@@ -161,8 +163,7 @@ class MemoryShards(ShardStream):
     the hot unit and its slow path with no gzip or files (for tests and benchmarks)."""
 
     def __init__(self, prefix: str, opts: WriterOptions, impl: ModuleType) -> None:
-        super().__init__(Path(), prefix, opts, impl, ThreadPoolExecutor(1), 1)
-        self.pool.shutdown()
+        super().__init__(Path(), prefix, opts, impl, None, 1)
         self.data: list[bytes] = []
 
     def submit(self, data: bytes) -> Future[tuple[Path, str]]:
