@@ -187,8 +187,9 @@ def test_write_flags_are_the_declared_options():
     flags = set(re.findall(r"--[a-z-]+", done.stdout))
     declared = {o.cli_flag for o in (*for_host(CLI), *for_host(CLI, INDEXNOW_OPTIONS))}
     assert declared <= flags
+    # the rest describe the input (its format, a folder's processes and uniqueness)
     assert flags - declared - {"--help", "--out", "--base-url", "--format", "--text",
-                               "--quiet"} == set()
+                               "--quiet", "--jobs", "--unique"} == set()
 
 
 def test_readme_options_table_is_generated_from_the_declarations():

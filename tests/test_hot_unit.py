@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sitemapkit import UrlEntry
 from sitemapkit._urlset_py import HEAD, HEAD_XHTML, TAIL
@@ -308,3 +310,31 @@ def test_priorities_and_mappings_take_the_fast_path(impl, entry, emitted):
     buf = buffer(impl)
     assert buf.offer(entry) == impl.module.ADDED
     assert emitted in buf.getvalue()
+
+
+@given(st.lists(st.tuples(st.sampled_from([f"https://example.com/{c}" for c in "abcdefgh"]),
+                          st.integers(0, 70_000)), max_size=60))
+def test_tagged_locset_twins_answer_alike(both_impls, calls):
+    """The validator's duplicate table: -1 for a new key, else the tag (file number) it
+    was first seen with, saturating at 65,535 (the C twin keeps 16 bits a slot)."""
+    sets = [impl.module.LocSet(tagged=True) for impl in both_impls]
+    first: dict[str, int] = {}
+    for key, tag in calls:
+        answers = {s.first(key, tag) for s in sets}
+        expected = first.get(key, -1)
+        assert answers == {expected}
+        first.setdefault(key, min(tag, 65_535))
+        assert all(key in s for s in sets)
+    assert {len(s) for s in sets} == {len(first)}
+    assert "https://example.com/none" not in sets[0]
+
+
+@pytest.mark.c_extension
+def test_tagged_locset_stays_small():
+    from sitemapkit._urlset_c import LocSet as CLocSet
+
+    seen = CLocSet(tagged=True)
+    for i in range(200_000):
+        assert seen.first(f"https://example.com/p/{i}", i % 80) == -1
+    assert seen.first("https://example.com/p/7", 3) == 7
+    assert seen.nbytes / 200_000 <= 16  # the validator's budget per URL

@@ -37,8 +37,9 @@ def run(*args: object, cwd: Path | None = None,
 def site(out: Path, *args: str, source: Path | None = None,
          check: bool = True) -> subprocess.CompletedProcess[str]:
     more = ["--source", str(source)] if source else []
+    # without --source the git cache goes under the cwd: keep it in tmp, not the repo
     return run(sys.executable, "-m", "sitemapkit", "site", out, "--base-url", BASE, *more,
-               *args, check=check)
+               *args, check=check, cwd=None if source else Path(out).parent)
 
 
 def history(repo: Repo, pages: dict[str, str]) -> None:

@@ -6,6 +6,8 @@ from ._urlset import USE_EXTENSIONS
 from .errors import ConfigError, NoUrlsError, SitemapkitError
 from .rules.model import RULES, EntryError, UrlEntry
 from .write import WriteResult, WriterOptions, write_sitemaps
+from .write.partition import PartitionManifest, write_partition
+from .write.setcommit import commit
 
 __version__ = "0.1.0"
 
@@ -15,10 +17,13 @@ __all__ = [
     "ConfigError",
     "EntryError",
     "NoUrlsError",
+    "PartitionManifest",
     "SitemapkitError",
     "UrlEntry",
     "WriteResult",
     "WriterOptions",
     "__version__",
+    "commit",
+    "write_partition",
     "write_sitemaps",
 ]

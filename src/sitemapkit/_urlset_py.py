@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ._canonical_py import canonical_lastmod, canonical_loc, canonical_priority, encode_tail
+from ._rows_py import split_line
 from .protocol import (
     CHANGEFREQS,
     SITEMAP_NS,
@@ -29,6 +30,7 @@ HEAD = f'{XML_DECLARATION}<urlset xmlns="{SITEMAP_NS}">\n'.encode()
 HEAD_XHTML = f'{XML_DECLARATION}<urlset xmlns="{SITEMAP_NS}" xmlns:xhtml="{XHTML_NS}">\n'.encode()
 TAIL = b"</urlset>\n"
 _FAST_KEYS = frozenset(FAST_FIELDS)
+MAX_TAG = 65535
 
 
 def escape(text: str) -> str:
@@ -43,18 +45,30 @@ def escape(text: str) -> str:
 
 
 class LocSet:
-    """Seen-URL set for the cross-shard duplicate check: stores 64-bit hashes only."""
+    """Seen-URL set for the cross-shard duplicate check: stores 64-bit hashes only.
 
-    def __init__(self) -> None:
-        self._hashes: set[int] = set()
+    ``tagged=True`` also keeps, per hash, a tag (the validator's file number, where
+    MAX_TAG stands for that file or any later one: the C twin keeps 16 bits)."""
+
+    def __init__(self, tagged: bool = False) -> None:
+        self.tagged = tagged
+        self._hashes: dict[int, int] = {}
 
     def add(self, loc: str) -> bool:
         """True if ``loc`` is new (hash 0 is folded into 1, as in the C twin)."""
-        h = hash(loc) or 1
+        return self.first(loc, 0) == -1
+
+    def first(self, key: str, tag: int) -> int:
+        """-1 if ``key`` is new (remembered with ``tag``); else the tag it was first seen
+        with (a tagged set; an untagged one answers 0)."""
+        h = hash(key) or 1
         if h in self._hashes:
-            return False
-        self._hashes.add(h)
-        return True
+            return self._hashes[h] if self.tagged else 0
+        self._hashes[h] = min(tag, MAX_TAG) if self.tagged else 0
+        return -1
+
+    def __contains__(self, key: str) -> bool:
+        return (hash(key) or 1) in self._hashes
 
     def __len__(self) -> int:
         return len(self._hashes)
@@ -113,6 +127,51 @@ class UrlsetBuffer:
             if status != ADDED:
                 return status, entry
         return EXHAUSTED, None
+
+    def feed_lines(self, data: bytes, start: int, layout: int, sep: int,
+                   columns: tuple[int, ...], width: int) -> tuple[int, int, int]:
+        """Add the rows of the complete lines in ``data[start:]`` until one is not
+        ADDED; return (status, that line's start, its end), or (EXHAUSTED, len, len).
+
+        Blank lines are skipped. ``consumed`` counts ADDED and DUPLICATE rows; a FULL
+        or SLOW line is left to the caller (SLOW: parse it with the Python reader).
+        """
+        n = len(data)
+        pos = start
+        while pos < n:
+            nl = data.find(b"\n", pos)
+            end = n if nl < 0 else nl + 1
+            stop = n if nl < 0 else nl
+            if stop > pos and data[stop - 1] == 13:  # \r
+                stop -= 1
+            if stop == pos:
+                pos = end
+                continue
+            fields = split_line(data[pos:stop], layout, sep, columns, width)
+            status = SLOW if fields is None else self._offer_fields(*fields)
+            if status == ADDED:
+                self._consumed += 1
+                pos = end
+                continue
+            if status == DUPLICATE:
+                self._consumed += 1
+            return status, pos, end
+        return EXHAUSTED, n, n
+
+    def _offer_fields(self, loc: bytes | None, lastmod: bytes | None,
+                      changefreq: bytes | None, priority: object) -> int:
+        """One line's fields (bytes, a JSON number priority as int/float) to ``offer``."""
+        try:
+            text = loc.decode("utf-8") if loc is not None else None
+        except UnicodeDecodeError:
+            return SLOW
+        if text is None:
+            return SLOW
+        return self.offer(UrlEntry(
+            text, lastmod.decode("ascii") if lastmod is not None else None,
+            changefreq.decode("ascii") if changefreq is not None else None,
+            priority.decode("ascii") if isinstance(priority, bytes)
+            else priority))  # type: ignore[arg-type]  # a JSON number: float or int
 
     def offer(self, entry: object) -> int:
         """Fast path for one raw entry; SLOW when it is not already canonical."""

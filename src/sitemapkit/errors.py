@@ -48,3 +48,8 @@ class SiteIndexError(SitemapkitError, ValueError):
 
 class UsageError(SitemapkitError, ValueError):
     """Bad arguments to a command: a missing path or an out-of-range option (exit 2)."""
+
+
+class PartitionError(SitemapkitError, ValueError):
+    """A partition failed on an engine's worker; the message is the worker's, naming the
+    partition, the entry's offset in it and the rule."""

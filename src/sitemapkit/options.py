@@ -23,7 +23,6 @@ from .protocol import (
     MAX_BYTES,
     MAX_URLS,
 )
-from .sources.gitdates import POLICIES
 from .sources.pages import LASTMOD_KINDS
 from .write.compress import BACKENDS
 
@@ -32,6 +31,9 @@ DOCS = (MKDOCS, SPHINX)
 PAGES = (MKDOCS, SPHINX, SITE)  # hosts that list pages and date them from git
 ALL = (MKDOCS, SPHINX, CLI, SITE)
 NONE = type(None)
+
+# What a page without a git date gets (the git options' "undated" choices).
+POLICIES = ("omit", "mtime", "build-time")
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,8 @@ TEXT_SUFFIXES = (".txt", ".txt.gz")  # text sitemaps: one URL a line
 DEFAULT_FILENAME = {"xml": "sitemap.xml", "text": "sitemap.txt"}
 DEFAULT_SHARD_PATTERN = "sitemap-{number:05d}-{digest}.%s.gz"  # % the format's extension
 TEXT_INDEX_FILENAME = "sitemap-index.xml"
+# shards of a partitioned write (engines, part files): stable across retried tasks
+PARTITION_SHARD_PATTERN = "sitemap-p{partition:05d}-{number:05d}-{digest}.{ext}.gz"
 EXTRA_INDEX_PATTERN = "sitemap-index-{number:05d}.xml"
 
 # --- fields (rules 16-20) ------------------------------------------------------

@@ -4,7 +4,6 @@ the optional backends."""
 from __future__ import annotations
 
 import argparse
-import importlib.metadata
 import platform
 import shutil
 import subprocess
@@ -25,6 +24,8 @@ def add(sub: Subparsers, formatter: type[argparse.HelpFormatter]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import importlib.metadata  # only here: it costs a CLI start ~15 ms
+
     git = shutil.which("git")
     git_version = "not found (lastmod needs git)"
     if git:

@@ -7,7 +7,6 @@ import re
 
 from ..protocol_rules import RULES, describe
 from ..rules.model import RULES as ENTRY_RULES
-from ..validate.findings import RULE_OF
 from .common import Subparsers, error
 
 
@@ -27,6 +26,8 @@ def rule_ids() -> dict[int, list[str]]:
             low, _, high = part.partition("-")
             for number in range(int(low), int(high or low) + 1):
                 ids.setdefault(number, set()).add(id_)
+    from ..validate.findings import RULE_OF  # on use: a faster CLI start
+
     for id_, number in RULE_OF.items():
         ids.setdefault(number, set()).add(id_)
     return {n: sorted(v) for n, v in ids.items()}

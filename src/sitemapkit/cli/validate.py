@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 
 from ..errors import UsageError
-from ..validate import ValidateOptions, validate
 from .common import Subparsers, add_flag, declared, fail
 
 
@@ -29,6 +28,8 @@ def add(sub: Subparsers, formatter: type[argparse.HelpFormatter]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..validate import ValidateOptions, validate  # on use: a faster CLI start
+
     options = ValidateOptions(base_url=args.base_url, max_bytes=args.max_bytes,
                               allow_namespaces=tuple(args.allow_namespace),
                               check_pages=not args.no_page_check)

@@ -4,20 +4,24 @@ pipeline as the plugins. Its flags come from ``sitemapkit.options``."""
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable
 
 from .._display import count
 from .._urlset import USE_EXTENSIONS, build_description
-from ..errors import SitemapkitError
+from ..errors import SitemapkitError, UsageError
 from ..options import CLI
-from ..publish.pipeline import Outcome, publish
-from ..publish.settings import publish_settings, writer_options
+from ..publish.pipeline import Outcome, publish, publish_result
+from ..publish.settings import PublishSettings, publish_settings, writer_options
 from ..rules.model import EntryError
-from ..sources.inputs import FORMATS, Reader, detect_format, open_input
+from ..sources.inputs import FORMATS, detect_format, open_binary
+from ..sources.lines import LineReader
+from ..write.options import WriterOptions
+from ..write.parts import write_part_files
 from .common import Subparsers, add_declared, declared_values, error, fail
 
 PROGRESS_EVERY = 100_000
@@ -26,13 +30,20 @@ PROGRESS_EVERY = 100_000
 def add(sub: Subparsers, formatter: type[argparse.HelpFormatter]) -> None:
     w = sub.add_parser("write", formatter_class=formatter,
                        help="write sitemaps for URLs from a file or stdin")
-    w.add_argument("input", help="input file, or - for stdin (.gz inputs are read too)")
+    w.add_argument("input", help="input file, - for stdin (.gz inputs are read too), or a "
+                   "folder of part files (.parquet, .csv, .tsv, .jsonl/.json, .txt): one "
+                   "partition per file, committed once")
     w.add_argument("-o", "--out", required=True, help="output directory (the site root)")
     w.add_argument("--base-url", required=True, help="URL of the output directory on the site")
     w.add_argument("--format", choices=FORMATS,
                    help="input format (default: from the file extension; stdin: text)")
     w.add_argument("--text", action="store_true", help="write text sitemaps (one URL a line)")
     w.add_argument("-q", "--quiet", action="store_true", help="no summary line")
+    w.add_argument("--jobs", type=int, default=1, metavar="N",
+                   help="part files written at once, in N processes (folder input)")
+    w.add_argument("--unique", action="store_true",
+                   help="folder input: the URLs are known to be unique across part files, "
+                   "so skip the cross-file duplicate check (8 bytes a URL)")
     add_declared(w, CLI)
 
 
@@ -45,25 +56,40 @@ def run(args: argparse.Namespace) -> int:
                                 (_default_record(args.out) if settings.indexnow else None))
     except SitemapkitError as exc:
         return fail(exc)
+    if os.path.isdir(args.input):
+        try:
+            return _report(args, *_write_parts(args, writer, settings))
+        except SitemapkitError as exc:
+            return fail(exc)
     try:
-        stream = open_input(args.input)
+        raw = open_binary(args.input)
     except OSError as exc:
         error(f"cannot read {args.input}: {exc.strerror}")
         return 1
-    with stream:
-        reader = Reader(stream, detect_format(args.input, args.format))
+    with raw:
         try:
-            outcome = publish(_with_progress(reader, args.input), args.out, args.base_url,
-                              writer, settings, lambda position: f"input line {reader.line}"
-                              if position == reader.count else None)
+            reader = LineReader(raw, detect_format(args.input, args.format),
+                                _progress(args.input))
+            outcome = publish(reader, args.out, args.base_url, writer, settings,
+                              lambda position: f"input line {reader.line}")
         except EntryError as exc:
             return fail(reader.explain(exc) or exc)
         except SitemapkitError as exc:
             return fail(exc)
-        except UnicodeDecodeError as exc:
-            error(f"{exc}; nothing was written")
+        except (UnicodeDecodeError, EOFError, gzip.BadGzipFile) as exc:
+            error(f"cannot read {args.input}: {exc}; nothing was written")
             return 1
     return _report(args, outcome, settings.indexnow is not None and settings.indexnow.dry_run)
+
+
+def _write_parts(args: argparse.Namespace, writer: WriterOptions,
+                 settings: PublishSettings) -> tuple[Outcome, bool]:
+    """A folder of part files: partitions, one commit, then the same publish steps."""
+    if args.jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
+    result = write_part_files(args.input, args.out, args.base_url, jobs=args.jobs,
+                              unique=args.unique, options=writer)
+    return publish_result(result, args.out, args.base_url, settings), False
 
 
 def _report(args: argparse.Namespace, outcome: Outcome, dry_run: bool) -> int:
@@ -90,22 +116,20 @@ def _report(args: argparse.Namespace, outcome: Outcome, dry_run: bool) -> int:
     return 1 if outcome.errors else 0
 
 
-def _with_progress(reader: Reader, path: str) -> Iterator[object]:
-    """Progress on stderr for large inputs when stderr is a terminal: entries, rate, and
-    for a file of known size the share read."""
+def _progress(path: str) -> Callable[[int, int], None] | None:
+    """Progress on stderr for large inputs when stderr is a terminal: lines, rate, and
+    for an uncompressed file the share read."""
     if not sys.stderr.isatty():
-        yield from reader
-        return
-    total = os.path.getsize(path) if path != "-" and os.path.isfile(path) else None
+        return None
+    plain = path != "-" and not path.endswith(".gz") and os.path.isfile(path)
+    total = os.path.getsize(path) if plain else None
     started = time.perf_counter()
-    for entry in reader:
-        if reader.count % PROGRESS_EVERY == 0:
-            elapsed = max(time.perf_counter() - started, 1e-9)
-            print("\r" + progress_line(reader.count, elapsed, _position(reader.stream), total),
-                  end="", file=sys.stderr)
-        yield entry
-    if reader.count >= PROGRESS_EVERY:
-        print(file=sys.stderr)
+
+    def show(done: int, lines: int) -> None:
+        elapsed = max(time.perf_counter() - started, 1e-9)
+        print("\r" + progress_line(lines, elapsed, done, total), end="", file=sys.stderr)
+
+    return show
 
 
 def progress_line(entries: int, elapsed: float, done: int | None, total: int | None) -> str:
@@ -113,16 +137,6 @@ def progress_line(entries: int, elapsed: float, done: int | None, total: int | N
     if done is not None and total:
         line += f", {min(done / total, 1):.0%} of {total / 1e6:,.1f} MB"
     return line
-
-
-def _position(stream: object) -> int | None:
-    """Bytes of the input file consumed so far (compressed bytes for .gz)."""
-    raw = getattr(stream, "buffer", None)
-    raw = getattr(raw, "fileobj", raw)  # gzip: the compressed file underneath
-    try:
-        return int(raw.tell()) if raw is not None else None
-    except (OSError, ValueError):
-        return None
 
 
 def _default_record(out: str) -> str:

@@ -11,11 +11,10 @@ from __future__ import annotations
 import json
 import re
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import quote, urlsplit
 
 from .. import __version__
@@ -23,6 +22,9 @@ from ..errors import NotifyConfigError
 from ..protocol import INDEXNOW_ENDPOINT, INDEXNOW_MAX_BATCH
 from ..write.changes import Changes
 from ..write.output import atomic_write
+
+if TYPE_CHECKING:
+    import urllib.request
 
 MAX_BATCH = INDEXNOW_MAX_BATCH  # IndexNow's limit per request
 _KEY = re.compile(r"[A-Za-z0-9-]{8,128}")
@@ -115,6 +117,8 @@ def submit_indexnow(urls: Iterable[str], options: IndexNowOptions,
                 result.planned_urls += len(batch)
                 continue
             body = json.dumps(payload).encode()
+            import urllib.request  # on use: urllib.request costs a CLI start ~20 ms
+
             request = urllib.request.Request(opts.endpoint, body, method="POST", headers={
                 "Content-Type": "application/json; charset=utf-8", "User-Agent": USER_AGENT})
             error = _send(request, opts.timeout, opts.retries, opts.backoff, sleep, result)
@@ -139,6 +143,8 @@ def ping(templates: Sequence[str], sitemap_url: str, timeout: float = 10.0, retr
                                    "Bing in 2022); not called. robots.txt is the discovery path")
             continue
         url = template.replace("{sitemap}", quote(sitemap_url, safe=""))
+        import urllib.request
+
         request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
         error = _send(request, timeout, retries, 1.0, sleep, result)
         if error:
@@ -151,6 +157,9 @@ def ping(templates: Sequence[str], sitemap_url: str, timeout: float = 10.0, retr
 def _send(request: urllib.request.Request, timeout: float, retries: int, backoff: float,
           sleep: Callable[[float], None], result: NotifyResult) -> str | None:
     """None on success; else why it failed. Retries 429, 5xx and network errors."""
+    import urllib.error
+    import urllib.request
+
     why = ""
     for attempt in range(retries + 1):
         result.requests += 1

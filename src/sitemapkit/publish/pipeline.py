@@ -14,19 +14,22 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .._display import count, shown_path
 from .._urlset import USE_EXTENSIONS
 from ..errors import OutputError, PublishError, SitemapkitError
 from ..rules.model import EntryError, UrlEntry
-from ..sources.gitdates import GitDates
 from ..sources.pages import PageRow, as_lastmod
-from ..validate import ValidateOptions, validate
 from ..write import WriteResult, write_sitemaps
 from ..write.options import WriterOptions
+from ..write.stream import LineSource
 from .notify import announce, write_key_file
 from .robots import is_host_root, robots_sitemap_line
 from .settings import PublishSettings
+
+if TYPE_CHECKING:
+    from ..sources.gitdates import GitDates
 
 
 @dataclass
@@ -63,8 +66,9 @@ def publish_pages(rows: list[PageRow], dates: GitDates, kind: str, out_dir: str 
     return outcome
 
 
-def publish(entries: Iterable[object], out_dir: str | Path, base: str, writer: WriterOptions,
-            settings: PublishSettings, where: Callable[[int], str | None]) -> Outcome:
+def publish(entries: Iterable[object] | LineSource, out_dir: str | Path, base: str,
+            writer: WriterOptions, settings: PublishSettings,
+            where: Callable[[int], str | None]) -> Outcome:
     """Write the sitemaps, then robots.txt, validation and notifications."""
     try:
         result = write_sitemaps(entries, out_dir, base, options=writer)
@@ -75,10 +79,19 @@ def publish(entries: Iterable[object], out_dir: str | Path, base: str, writer: W
         raise
     except OSError as exc:
         raise OutputError(f"writing {out_dir} failed: {exc}") from exc
+    return publish_result(result, out_dir, base, settings)
+
+
+def publish_result(result: WriteResult, out_dir: str | Path, base: str,
+                   settings: PublishSettings) -> Outcome:
+    """After a set is live (from ``write_sitemaps`` or a partition commit): robots.txt,
+    validation and notifications."""
     outcome = Outcome(result, warnings=list(result.warnings))
     if result.duplicate_count:
+        example = (f", e.g. {result.duplicates[0][1]}" if result.duplicates
+                   else "".join(f" ({e})" for e in result.examples[:1]))
         outcome.warnings.append(f"{count(result.duplicate_count, 'duplicate URL')} written "
-                                f"once, e.g. {result.duplicates[0][1]}")
+                                f"once{example}")
     try:
         _after_write(result, Path(out_dir), base, settings, outcome)
     except (SitemapkitError, OSError) as exc:
@@ -116,6 +129,8 @@ def summary_line(result: WriteResult, dated: int, started: float) -> str:
 
 def _validate(out: Path, base: str, settings: PublishSettings, outcome: Outcome) -> None:
     """The whole output directory: sitemaps, robots.txt, and that each loc is a built page."""
+    from ..validate import ValidateOptions, validate  # on use: a faster CLI start
+
     report = validate([out], ValidateOptions(base_url=base, max_bytes=settings.max_bytes))
     strict = settings.validate == "strict"
     for finding in report.findings:

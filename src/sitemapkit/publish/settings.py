@@ -5,14 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError, NotifyConfigError
 from ..options import INDEXNOW_OPTIONS
 from ..protocol import DEFAULT_MAX_BYTES
 from ..rules.model import EntryError
-from ..sources.gitdates import GitOptions
 from ..sources.pages import PageRules
+
+if TYPE_CHECKING:
+    from ..sources.gitdates import GitOptions
 from ..write.compress import DEFAULT_LEVEL
 from ..write.options import WriterOptions
 from .notify import IndexNowOptions, load_key
@@ -46,6 +48,8 @@ def writer_options(values: Mapping[str, Any], **more: Any) -> WriterOptions:
 
 
 def git_options(values: Mapping[str, Any], cache_dir: str | None) -> GitOptions:
+    from ..sources.gitdates import GitOptions  # on use: the git modules cost a CLI start
+
     return GitOptions(
         date_kind=values["date_kind"], ignore_revs=tuple(values["ignore_revs"]),
         ignore_revs_file=values["ignore_revs_file"] or None,

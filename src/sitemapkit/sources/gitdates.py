@@ -18,12 +18,12 @@ from datetime import datetime, timezone
 from typing import Literal
 
 from ..errors import GitDatesError
+from ..options import POLICIES
 from .gitrepo import Repo
 
 __all__ = ["POLICIES", "GitDates", "GitDatesError", "GitOptions", "Policy", "git_dates"]
 
 Policy = Literal["omit", "mtime", "build-time"]
-POLICIES = ("omit", "mtime", "build-time")
 STATES = {  # state -> (one page ..., several pages ...)
     "uncommitted": ("has uncommitted changes", "have uncommitted changes"),
     "untracked": ("is untracked", "are untracked"),

@@ -46,6 +46,15 @@ def open_input(path: str) -> IO[str]:
     return open(path, encoding="utf-8", newline="")
 
 
+def open_binary(path: str) -> IO[bytes]:
+    """The raw bytes of an input (gunzipped for .gz), for ``sources.lines``."""
+    if path == "-":
+        return sys.stdin.buffer
+    if path.endswith(".gz"):
+        return gzip.open(path, "rb")  # type: ignore[return-value]
+    return open(path, "rb")
+
+
 class Reader:
     """Iterable of entries; ``line`` is the input line of the entry last yielded."""
 
@@ -55,6 +64,8 @@ class Reader:
         self.stream, self.fmt = stream, fmt
         self.line = 0
         self.count = 0
+        self.index: list[int | None] = []  # tables: where each of COLUMNS is, by header
+        self.width = 0
 
     def __iter__(self) -> Iterator[object]:
         rows = {"text": self._text, "jsonl": self._jsonl}.get(self.fmt, self._table)()
@@ -79,9 +90,9 @@ class Reader:
     def _text(self) -> Iterator[object]:
         for number, raw in enumerate(self.stream, start=1):  # the hot loop: nothing extra
             self.line = number
-            url = raw.strip()
+            url = raw.strip() if number > 1 else raw.lstrip(BOM).strip()
             if url:
-                yield url if number > 1 else url.lstrip(BOM)
+                yield url
 
     def explain(self, exc: EntryError) -> InputError | None:
         """A clearer message for a loc the rules refused because the input is not what
@@ -97,41 +108,67 @@ class Reader:
 
     def _jsonl(self) -> Iterator[object]:
         for raw in self._lines():
-            if not raw.strip():
-                continue
-            try:
-                value: Any = json.loads(raw)
-            except ValueError as exc:
-                raise InputError(f"line {self.line}: not valid JSON ({exc})") from None
-            if isinstance(value, str):
+            value = self.json_entry(raw)
+            if value is not None:
                 yield value
-            elif isinstance(value, dict):
-                if value.get("alternates"):
-                    value["alternates"] = tuple(tuple(p) for p in value["alternates"])
-                yield value  # unknown keys are reported by the writer's entry rules
-            else:
-                raise InputError(f"line {self.line}: expected a JSON object or string")
+
+    def json_entry(self, raw: str) -> object | None:
+        """One JSON Lines line as an entry (None for a blank line)."""
+        if not raw.strip():
+            return None
+        try:
+            value: Any = json.loads(raw)
+        except ValueError as exc:
+            raise InputError(f"line {self.line}: not valid JSON ({exc})") from None
+        if isinstance(value, str):
+            return value
+        if isinstance(value, dict):
+            if value.get("alternates"):
+                value["alternates"] = tuple(tuple(p) for p in value["alternates"])
+            return value  # unknown keys are reported by the writer's entry rules
+        raise InputError(f"line {self.line}: expected a JSON object or string")
 
     def _table(self) -> Iterator[object]:
-        reader = csv.reader(self.stream, delimiter="\t" if self.fmt == "tsv" else ",")
+        reader = csv.reader(self.stream, delimiter=self.delimiter)
         try:
-            header = self._header(next(reader, None))
-            if header is None:
+            if not self.header(next(reader, None)):
                 return
-            index, width = header
+            self._row_line = reader.line_num + 1
             for row in reader:
-                self.line = reader.line_num
-                if len(row) != width:
-                    if not any(cell.strip() for cell in row):
-                        continue
-                    raise InputError(f"line {self.line}: {len(row)} fields, the header has "
-                                     f"{width}")
-                values = [row[i].strip() or None if i is not None else None for i in index]
-                yield UrlEntry(values[0] or "", values[1], values[2], values[3])
+                self.line = self._row_line  # a quoted field may span lines: its first
+                self._row_line = reader.line_num + 1
+                entry = self.table_entry(row)
+                if entry is not None:
+                    yield entry
         except csv.Error as exc:  # e.g. a field over csv's size limit: a runaway line
             self.line = reader.line_num
-            raise self._too_long(MAX_LINE + 1) if "field larger" in str(exc) else \
-                InputError(f"line {reader.line_num}: {exc}") from None
+            raise self.csv_error(exc) from None
+
+    @property
+    def delimiter(self) -> str:
+        return "\t" if self.fmt == "tsv" else ","
+
+    def csv_error(self, exc: csv.Error) -> InputError:
+        return self._too_long(MAX_LINE + 1) if "field larger" in str(exc) else \
+            InputError(f"line {self.line}: {exc}")
+
+    def table_entry(self, row: list[str]) -> UrlEntry | None:
+        """One CSV/TSV row as an entry (None for a blank row)."""
+        if len(row) != self.width:
+            if not any(cell.strip() for cell in row):
+                return None
+            raise InputError(f"line {self.line}: {len(row)} fields, the header has "
+                             f"{self.width}")
+        values = [row[i].strip() or None if i is not None else None for i in self.index]
+        return UrlEntry(values[0] or "", values[1], values[2], values[3])
+
+    def header(self, header: list[str] | None) -> bool:
+        """Read the header row; False when the input has none (it is empty)."""
+        found = self._header(header)
+        if found is None:
+            return False
+        self.index, self.width = found
+        return True
 
     def _header(self, header: list[str] | None) -> tuple[list[int | None], int] | None:
         """(column positions of COLUMNS, the header's width), or None for no header."""

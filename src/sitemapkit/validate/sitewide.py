@@ -41,7 +41,7 @@ def check_clusters(state: RunState) -> None:
                 continue
             other = clusters.get(href)
             if other is None:
-                if hash(href) in state.seen:
+                if href in state.seen:
                     report.add("error", "hreflang-cluster", name, line,
                                f"{member} lists {href} as an alternate, but {href} is in the "
                                "sitemaps without alternates; both must point to each other")

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
+from .._urlset import LocSet
+from .._urlset_py import MAX_TAG
 from ..protocol import CHANGEFREQS
 from ..rules.dates import lastmod_key, normalize_lastmod
 from ..rules.model import EntryError
@@ -36,7 +38,9 @@ class RunState:
     max_bytes: int
     future_limit: int
     allow_namespaces: frozenset[str] = frozenset()
-    seen: dict[int, int] = field(default_factory=dict)  # hash(url key) -> file number
+    # url key -> the file number where it was first seen: 64-bit hashes and 32-bit
+    # tags in the hot unit's LocSet (about 13 bytes a URL in C; 12M URLs in ~160 MB)
+    seen: LocSet = field(default_factory=lambda: LocSet(tagged=True))
     file_names: list[str] = field(default_factory=list)
     clusters: dict[str, Cluster] = field(default_factory=dict)  # member key -> cluster
     cluster_lines: dict[str, tuple[str, int]] = field(default_factory=dict)
@@ -49,12 +53,14 @@ class RunState:
 
     def check_duplicate(self, key: str, file_no: int, say: Say,
                         what: str = "loc") -> None:
-        h = hash(key)
-        first = self.seen.get(h)
-        if first is None:
-            self.seen[h] = file_no
+        first = self.seen.first(key, file_no)
+        if first < 0:
             return
-        where = "earlier in this file" if first == file_no else f"also in {self.file_names[first]}"
+        if first == MAX_TAG:  # the set keeps 16 bits: a file from the 65,536th on
+            where = "also in an earlier file, or earlier in this one"
+        else:
+            where = ("earlier in this file" if first == file_no
+                     else f"also in {self.file_names[first]}")
         say("error", "duplicate", f"{what} {key!r} is listed twice ({where})")
 
     def check_lastmod(self, text: str, say: Say,

@@ -15,24 +15,23 @@ import os
 import time
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from types import ModuleType
 from typing import Any
 
 from .. import _urlset
-from ..errors import ConfigError, NoUrlsError, OutputError
-from ..rules.urls import normalize_base_url
+from ..errors import NoUrlsError, OutputError
 from . import output
 from .commit import commit, plan, previous_set
-from .options import WriterOptions
+from .options import WriterOptions, resolve
 from .result import WriteResult
-from .stream import MemoryShards, ShardStream
+from .storage import LocalStorage
+from .stream import LineSource, MemoryShards, ShardStream
 
 __all__ = ["WriteResult", "WriterOptions", "shard_bytes", "write_sitemaps"]
 
 
 def write_sitemaps(
-    entries: Iterable[object],
+    entries: Iterable[object] | LineSource,
     out_dir: str | os.PathLike[str],
     base_url: str,
     *,
@@ -46,12 +45,12 @@ def write_sitemaps(
     Options are ``WriterOptions`` fields, given as ``options=`` and/or keywords.
     """
     started = time.perf_counter()
-    opts, prefix = _resolve(options, overrides, base_url)
+    opts, prefix = resolve(options, overrides, base_url)
     impl = _impl or _urlset
     out = output.prepare_dir(out_dir, opts.follow_symlink)
     workers = opts.workers or min(2, os.cpu_count() or 1)
     with output.locked(out, opts.lock_timeout), ThreadPoolExecutor(workers) as pool:
-        previous = previous_set(out, opts)
+        previous = previous_set(LocalStorage(out, opts.fsync), opts)
         output.remove_stale_temps(out, previous)
         run = ShardStream(out, prefix, opts, impl, pool, workers)
         try:
@@ -75,26 +74,15 @@ def write_sitemaps(
     return run.result
 
 
-def shard_bytes(entries: Iterable[object], base_url: str, *, options: WriterOptions | None = None,
-                _impl: ModuleType | None = None, **overrides: Any) -> list[bytes]:
+def shard_bytes(entries: Iterable[object] | LineSource, base_url: str, *,
+                options: WriterOptions | None = None, _impl: ModuleType | None = None,
+                **overrides: Any) -> list[bytes]:
     """Every shard's uncompressed bytes for ``entries``, in memory, exactly as
     ``write_sitemaps`` would write them (same checks; nothing is gzipped or stored)."""
-    opts, prefix = _resolve(options, overrides, base_url)
+    opts, prefix = resolve(options, overrides, base_url)
     run = MemoryShards(prefix, opts, _impl or _urlset)
     run.stream(entries)
     return run.data
-
-
-def _resolve(options: WriterOptions | None, overrides: dict[str, Any],
-             base_url: str) -> tuple[WriterOptions, str]:
-    try:
-        opts = replace(options or WriterOptions(), **overrides).resolved()
-    except TypeError as exc:
-        raise ConfigError(str(exc)) from None
-    try:
-        return opts, normalize_base_url(base_url)
-    except ValueError as exc:
-        raise ConfigError(str(exc)) from None
 
 
 def _finish(run: ShardStream, opts: WriterOptions, prefix: str) -> None:

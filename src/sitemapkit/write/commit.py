@@ -18,6 +18,7 @@ from . import output
 from .index import index_xml
 from .options import WriterOptions
 from .result import WriteResult
+from .storage import Storage, live_set
 from .stream import ShardStream
 
 
@@ -52,13 +53,13 @@ def plan(run: ShardStream) -> list[tuple[Path, str]]:
     return moves + index_moves[1:] + index_moves[:1]
 
 
-def previous_set(out: Path, opts: WriterOptions) -> list[str]:
+def previous_set(storage: Storage, opts: WriterOptions) -> list[str]:
     """What the last run published here, read from its entry point (xml or text)."""
     sample = opts.extra_index_pattern.format(number=12345)
     extra = re.compile(re.escape(sample).replace("12345", r"\d+"))
     names = {str(opts.filename), str(opts.index_filename or opts.filename)}
     return list(dict.fromkeys(n for name in sorted(names)
-                              for n in output.live_set(out, name, extra)))
+                              for n in live_set(storage, name, extra)))
 
 
 def commit(out: Path, moves: list[tuple[Path, str]], r: WriteResult, opts: WriterOptions,

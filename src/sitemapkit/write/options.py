@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from ..errors import ConfigError
 from ..protocol import (
@@ -21,6 +21,7 @@ from ..protocol import (
     MIN_MAX_BYTES,
     TEXT_INDEX_FILENAME,
 )
+from ..rules.urls import normalize_base_url
 from .compress import check_level
 from .output import check_file_name
 
@@ -97,3 +98,16 @@ class WriterOptions:
             raise bad(str(exc)) from None
         if not str(self.shard_pattern).endswith(".gz"):
             raise bad(f"shard_pattern {self.shard_pattern!r} must end in .gz (shards are gzipped)")
+
+
+def resolve(options: WriterOptions | None, overrides: dict[str, Any],
+            base_url: str) -> tuple[WriterOptions, str]:
+    """Checked options (``options=`` plus keyword overrides) and the normalized base URL."""
+    try:
+        opts = replace(options or WriterOptions(), **overrides).resolved()
+    except TypeError as exc:
+        raise ConfigError(str(exc)) from None
+    try:
+        return opts, normalize_base_url(base_url)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None

@@ -146,25 +146,10 @@ def remove_stale_temps(out_dir: Path, live: Iterable[str]) -> None:
             path.unlink()
 
 
-def live_set(out_dir: Path, entry_point: str, extra_indexes: re.Pattern[str]) -> list[str]:
-    """The set sitemapkit published last: the entry point, its ``.gz`` copy, extra
-    indexes, and every shard those indexes list (by the last segment of each loc)."""
-    indexes = [entry_point] + sorted(p.name for p in out_dir.iterdir()
-                                     if extra_indexes.fullmatch(p.name))
-    names = [entry_point, entry_point + ".gz", *indexes[1:]]
-    for index in indexes:
-        try:
-            with open(out_dir / index, "rb") as fh:
-                head = fh.read(1024)
-                if b"<sitemapindex" not in head:
-                    continue
-                data = head + fh.read()
-        except OSError:
-            continue
-        for loc in _LOC.findall(data):
-            last = html.unescape(loc.decode("utf-8", "replace")).rsplit("/", 1)[-1]
-            names.append(unquote(last))
-    return [n for n in dict.fromkeys(names) if _is_plain(n) and (out_dir / n).exists()]
+def listed_names(index: bytes) -> list[str]:
+    """The file names an index lists (the last segment of each loc), in order."""
+    return [unquote(html.unescape(loc.decode("utf-8", "replace")).rsplit("/", 1)[-1])
+            for loc in _LOC.findall(index)]
 
 
 def write_journal(out_dir: Path, names: list[str], fsync: bool) -> Path:
@@ -174,7 +159,7 @@ def write_journal(out_dir: Path, names: list[str], fsync: bool) -> Path:
     return path
 
 
-def _is_plain(name: str) -> bool:
+def is_plain(name: str) -> bool:
     try:
         check_file_name(name, "manifest entry")
     except ValueError:
@@ -186,7 +171,7 @@ def remove_owned(out_dir: Path, names: list[str]) -> None:
     """Delete files we wrote. A hand-edited or hostile index or journal cannot make us
     delete anything that is not a plain sitemap-like file name in this directory."""
     for name in names:
-        if not _is_plain(name) or not name.endswith(SITEMAP_SUFFIXES):
+        if not is_plain(name) or not name.endswith(SITEMAP_SUFFIXES):
             continue
         path = out_dir / name
         if path.is_symlink() or path.is_file():

@@ -31,6 +31,9 @@ class WriteResult:
     elapsed: float = 0.0
     changes: Changes | None = None  # with changes_file: URLs changed since the last run
     base_url: str = ""  # normalized URL of out_dir
+    location: str | None = None  # an fsspec URL or directory, for partitioned sets
+    examples: list[str] = field(default_factory=list)  # partitioned: skipped and duplicates
+    retained: list[str] = field(default_factory=list)  # previous shards kept one more commit
 
     def url(self, name: str) -> str:
         """A written file's URL: names come from options, so percent-encoded like a loc."""
@@ -39,4 +42,9 @@ class WriteResult:
     def summary(self) -> str:
         return (f"{count(self.url_count, 'URL')} in {count(self.shard_count, 'shard')}, "
                 f"{self.skipped_count:,} skipped, {count(self.duplicate_count, 'duplicate')} "
-                f"-> {shown_path(self.out_dir / self.entry_point)} ({self.elapsed:.2f} s)")
+                f"-> {self._shown_entry_point()} ({self.elapsed:.2f} s)")
+
+    def _shown_entry_point(self) -> str:
+        if self.location and "://" in self.location:
+            return f"{self.location}/{self.entry_point}"
+        return shown_path(self.out_dir / self.entry_point)

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import hashlib
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from types import ModuleType
+from typing import Protocol, runtime_checkable
 
 from ..protocol import FUTURE_TOLERANCE_SECONDS
 from ..rules.fields import normalize_entry
@@ -28,6 +29,24 @@ from .options import WriterOptions
 from .result import WriteResult
 
 EXAMPLES_KEPT = 100  # skipped entries and duplicates kept as examples in the result
+
+
+@runtime_checkable
+class LineSource(Protocol):
+    """An input read as blocks of lines (``sources.lines.LineReader``): the hot unit
+    reads plain rows from ``block``; the source parses the lines it leaves."""
+
+    block: bytes
+    layout: tuple[int, int, tuple[int, ...], int]  # feed_lines' layout, sep, columns, width
+
+    def blocks(self) -> Iterator[int]:
+        """Make each block current; yield where its first row starts."""
+
+    def parse(self, start: int, end: int) -> tuple[list[object], int]:
+        """The entries of the line at ``start``, and where the next line starts."""
+
+    def loc_at(self, start: int, end: int) -> str:
+        """The loc of the line at ``start`` (to name a duplicate)."""
 
 
 @dataclass
@@ -62,17 +81,41 @@ class ShardStream:
         self.result = WriteResult(out_dir, str(opts.filename), [], [], [], 0, 0,
                                   base_url=prefix)
 
-    def stream(self, entries: Iterable[object]) -> None:
-        """Feed every entry; close the last shard."""
+    def stream(self, entries: Iterable[object] | LineSource) -> None:
+        """Feed every entry (or every line of a line source); close the last shard."""
         buf, exhausted = self.buf, self.impl.EXHAUSTED
-        it = iter(entries)
-        while True:
-            status, entry = buf.feed(it)
-            if status == exhausted:
-                break
-            self._resolve(status, entry, buf.consumed)
+        if isinstance(entries, LineSource):
+            self._stream_lines(entries)
+        else:
+            it = iter(entries)
+            while True:
+                status, entry = buf.feed(it)
+                if status == exhausted:
+                    break
+                self._resolve(status, entry, buf.consumed)
         if buf.count:
             self._close_shard()
+
+    def _stream_lines(self, source: LineSource) -> None:
+        """Input bytes straight into the hot unit; the source parses what it leaves."""
+        buf, impl = self.buf, self.impl
+        for pos in source.blocks():
+            while True:
+                status, start, end = buf.feed_lines(source.block, pos, *source.layout)
+                if status == impl.EXHAUSTED:
+                    break
+                if status == impl.DUPLICATE:
+                    self._duplicate(buf.consumed, source.loc_at(start, end))
+                    pos = end
+                elif status == impl.FULL and buf.count:
+                    self._close_shard()
+                    pos = start
+                else:  # SLOW (or too large for an empty shard): parsed by the source
+                    entries, pos = source.parse(start, end)
+                    for entry in entries:
+                        status, _ = buf.feed(iter((entry,)))
+                        if status != impl.EXHAUSTED:
+                            self._resolve(status, entry, buf.consumed)
 
     def _resolve(self, status: int, entry: object, position: int) -> None:
         """An entry the fast path did not add: normalize it, start a new shard, or

@@ -1,0 +1,61 @@
+"""Input files for the CLI benchmarks, written once per run (outside the timed region).
+
+The issue's mix: about 10% of locs carry '&', 4% an apostrophe, 5% a non-ASCII path
+segment (raw, so it needs percent-encoding), 10% a full datetime lastmod with an
+offset, the rest a date. The same rows in every format.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+BASE = "https://example.com/"
+CHANGEFREQS = ("daily", "weekly", "monthly")
+
+
+def _rows(n: int, seed: int = 7):  # type: ignore[no-untyped-def]
+    rng = random.Random(seed)
+    for i in range(n):
+        roll = rng.random()
+        path = f"catalog/{i % 101}/item-{i}"
+        if roll < 0.10:
+            path += "?a=1&b=2"
+        elif roll < 0.14:
+            path += "/o'neil"
+        elif roll < 0.19:
+            path += "/über-straße"
+        lastmod = ("2024-05-01T10:20:30+02:00" if i % 10 == 0
+                   else f"2024-{1 + i % 12:02d}-{1 + i % 28:02d}")
+        yield BASE + path, lastmod, CHANGEFREQS[i % 3], f"0.{i % 10}"
+
+
+def write_inputs(folder: Path, n: int) -> dict[str, Path]:
+    """urls.tsv (loc, lastmod), urls.csv (all four columns), urls.jsonl (all four keys),
+    urls.txt (loc), and loc-only / loc+priority / loc+changefreq TSVs."""
+    names = ["tsv", "csv", "jsonl", "txt", "loc", "priority", "changefreq"]
+    paths = {k: folder / (f"urls.{k}" if k in ("tsv", "csv", "jsonl", "txt")
+                          else f"urls-{k}.tsv") for k in names}
+    files = {k: open(p, "w", encoding="utf-8", newline="") for k, p in paths.items()}
+    try:
+        files["tsv"].write("loc\tlastmod\n")
+        files["csv"].write("loc,lastmod,changefreq,priority\n")
+        files["loc"].write("loc\n")
+        files["priority"].write("loc\tpriority\n")
+        files["changefreq"].write("loc\tchangefreq\n")
+        for loc, lastmod, changefreq, priority in _rows(n):
+            files["tsv"].write(f"{loc}\t{lastmod}\n")
+            files["csv"].write(f"{loc},{lastmod},{changefreq},{priority}\n")
+            files["jsonl"].write(json.dumps({"loc": loc, "lastmod": lastmod,
+                                             "changefreq": changefreq,
+                                             "priority": float(priority)},
+                                            ensure_ascii=False) + "\n")
+            files["txt"].write(loc + "\n")
+            files["loc"].write(loc + "\n")
+            files["priority"].write(f"{loc}\t{priority}\n")
+            files["changefreq"].write(f"{loc}\t{changefreq}\n")
+    finally:
+        for fh in files.values():
+            fh.close()
+    return paths

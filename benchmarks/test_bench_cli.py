@@ -1,0 +1,145 @@
+"""The standalone writer through the front door (issue: the writer, fast from the file
+to the gzip): `sitemapkit write FILE` as a subprocess on SITEMAPKIT_BENCH_CLI_N rows
+(default 1,000,000) of every input format, interleaved round by round with baseline
+scripts that read the same TSV file and write the same shards (cli_baselines.py).
+Median of SITEMAPKIT_BENCH_CLI_ROUNDS rounds (default 3); peak RSS through the
+launcher. A second test compares peak RSS at 1x and 10x the rows.
+
+Nothing is asserted about time: the ratios print at the end, for the note.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bench_inputs import BASE, write_inputs
+from conftest import NOTES
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "tests" / "helpers"))
+from peak_rss import launcher_argv
+
+N = int(os.environ.get("SITEMAPKIT_BENCH_CLI_N", "1000000"))
+ROUNDS = int(os.environ.get("SITEMAPKIT_BENCH_CLI_ROUNDS", "3"))
+BIG = int(os.environ.get("SITEMAPKIT_BENCH_CLI_BIG", "10"))  # the RSS test's multiple of N
+HERE = Path(__file__).parent
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory):
+    return write_inputs(tmp_path_factory.mktemp("cli-inputs"), N)
+
+
+def sitemapkit(path: Path, out: Path, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "sitemapkit", "write", str(path), "-o", str(out),
+            "--base-url", BASE, "--no-fsync", "-q", *extra]
+
+
+def baseline(kind: str, path: Path, out: Path) -> list[str]:
+    return [sys.executable, str(HERE / "cli_baselines.py"), kind, str(path), str(out), BASE]
+
+
+def run(argv: list[str]) -> tuple[float, int]:
+    """(wall seconds, peak RSS in MB) of one process."""
+    started = time.perf_counter()
+    done = subprocess.run(launcher_argv(*argv), capture_output=True, text=True)
+    took = time.perf_counter() - started
+    assert done.returncode == 0, done.stderr[-3000:]
+    return took, int(done.stderr.strip().splitlines()[-1]) // 2**20
+
+
+def gz_size(out: Path) -> int:
+    return sum(p.stat().st_size for p in out.glob("*.gz"))
+
+
+def test_cli_against_baselines(inputs, tmp_path):
+    runs = {
+        "naive csv+saxutils+gzip (tsv)": lambda o: baseline("naive", inputs["tsv"], o),
+        "ElementTree (tsv)": lambda o: baseline("etree", inputs["tsv"], o),
+        "lxml (tsv)": lambda o: baseline("lxml", inputs["tsv"], o),
+        "tuned pure Python, 2 threads (tsv)": lambda o: baseline("tuned", inputs["tsv"], o),
+        "sitemapkit tsv": lambda o: sitemapkit(inputs["tsv"], o),
+        "sitemapkit csv (4 columns)": lambda o: sitemapkit(inputs["csv"], o),
+        "sitemapkit jsonl (4 keys)": lambda o: sitemapkit(inputs["jsonl"], o),
+        "sitemapkit text": lambda o: sitemapkit(inputs["txt"], o),
+        "sitemapkit tsv loc only": lambda o: sitemapkit(inputs["loc"], o),
+        "sitemapkit tsv loc+priority": lambda o: sitemapkit(inputs["priority"], o),
+        "sitemapkit tsv loc+changefreq": lambda o: sitemapkit(inputs["changefreq"], o),
+        "sitemapkit tsv, zlib-ng (fast extra)":
+            lambda o: sitemapkit(inputs["tsv"], o, "--gzip-backend", "zlib-ng"),
+        "sitemapkit tsv, isal (fast extra)":
+            lambda o: sitemapkit(inputs["tsv"], o, "--gzip-backend", "isal"),
+    }
+    times: dict[str, list[float]] = {name: [] for name in runs}
+    rss: dict[str, int] = {}
+    sizes: dict[str, int] = {}
+    for round_ in range(ROUNDS):  # interleaved: every writer once per round
+        for number, (name, argv) in enumerate(runs.items()):
+            out = tmp_path / f"r{round_}-{number}"
+            took, peak = run(argv(out))
+            times[name].append(took)
+            rss[name] = max(rss.get(name, 0), peak)
+            sizes[name] = gz_size(out)
+            if round_ == 0:
+                _check_output(out)
+    med = {name: statistics.median(t) for name, t in times.items()}
+    NOTES.append(f"CLI benchmark: {N:,} rows, median of {ROUNDS} interleaved rounds, "
+                 "each writer its own process (wall s, peak RSS MB, gzip bytes):")
+    for name in runs:
+        NOTES.append(f"  {name:40s} {med[name]:7.2f} s  {rss[name]:5d} MB  "
+                     f"{sizes[name]:>12,}")
+    tsv = med["sitemapkit tsv"]
+    for label, slow, fast, target in [
+        ("naive / sitemapkit tsv", "naive csv+saxutils+gzip (tsv)", "sitemapkit tsv", 6),
+        ("ElementTree / sitemapkit tsv", "ElementTree (tsv)", "sitemapkit tsv", 9),
+        ("lxml / sitemapkit tsv", "lxml (tsv)", "sitemapkit tsv", None),
+        ("tuned pure / sitemapkit tsv", "tuned pure Python, 2 threads (tsv)",
+         "sitemapkit tsv", 3),
+        ("naive / sitemapkit tsv zlib-ng", "naive csv+saxutils+gzip (tsv)",
+         "sitemapkit tsv, zlib-ng (fast extra)", 10),
+        ("naive / sitemapkit tsv isal", "naive csv+saxutils+gzip (tsv)",
+         "sitemapkit tsv, isal (fast extra)", 10),
+    ]:
+        goal = f" (target >= {target}x)" if target else ""
+        NOTES.append(f"  {label:44s} {med[slow] / med[fast]:6.2f}x{goal}")
+    for name in ("sitemapkit csv (4 columns)", "sitemapkit jsonl (4 keys)", "sitemapkit text"):
+        NOTES.append(f"  {name + ' / tsv':44s} {med[name] / tsv:6.2f}x (target <= 1.3x)")
+    alone = med["sitemapkit tsv loc only"]
+    for name in ("sitemapkit tsv loc+priority", "sitemapkit tsv loc+changefreq"):
+        NOTES.append(f"  {name + ' / loc only':44s} {med[name] / alone:6.2f}x "
+                     "(target <= 1.10x)")
+    zlib6 = sizes["sitemapkit tsv"]
+    for name in ("sitemapkit tsv, zlib-ng (fast extra)", "sitemapkit tsv, isal (fast extra)"):
+        NOTES.append(f"  {name + ' size vs zlib 6':44s} {sizes[name] / zlib6 - 1:+6.1%} "
+                     "(target <= +3%)")
+
+
+def _check_output(out: Path) -> None:
+    """Every writer produced an index naming readable gzip shards."""
+    index = (out / "sitemap.xml").read_bytes()
+    assert index.count(b"<sitemap>") >= 1 or b"<urlset" in index
+    for shard in sorted(out.glob("*.gz"))[:1]:
+        assert gzip.decompress(shard.read_bytes()).endswith(b"</urlset>\n")
+
+
+def test_cli_peak_rss_is_flat(tmp_path):
+    """Peak RSS at N and at BIG x N rows of the same mix: the writer streams, so only the
+    duplicate table grows (the issue's budget: at most 16 bytes per URL)."""
+    peaks = {}
+    for rows in (N, N * BIG):
+        folder = tmp_path / f"in{rows}"
+        folder.mkdir()
+        path = write_inputs(folder, rows)["tsv"]
+        took, peaks[rows] = run(sitemapkit(path, tmp_path / f"out{rows}"))
+        for other in folder.iterdir():
+            other.unlink()
+        NOTES.append(f"CLI peak RSS, {rows:,} rows (tsv): {peaks[rows]} MB in {took:.1f} s")
+    grown = (peaks[N * BIG] - peaks[N]) * 2**20 / (N * BIG - N)
+    NOTES.append(f"  growth {grown:.1f} bytes per extra URL (target <= 16)")

@@ -1,0 +1,115 @@
+"""Scale-out (issue: Dask/Spark partitions): SITEMAPKIT_BENCH_SCALEOUT_N URLs (default
+20,000,000) in 16 TSV part files, written through the front door, each as its own
+process, in one run:
+
+- `sitemapkit write all.tsv`: the single-process CLI on the same rows in one file;
+- `sitemapkit write parts/ --jobs 2`: the folder mode, 2 processes, cross-file check;
+- a Dask script on a 2-worker LocalCluster (1 thread each) reading the part files
+  with `dd.read_csv`, with the duplicate shuffle and with `unique=True`.
+
+Reported: wall time, throughput, the peak RSS of the CLI, of the Dask driver (which
+also hosts the scheduler) and of each Dask worker, and the size of the manifests the
+driver collected. Nothing is asserted about time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import NOTES, TIMES
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "tests" / "helpers"))
+from peak_rss import launcher_argv
+
+N = int(os.environ.get("SITEMAPKIT_BENCH_SCALEOUT_N", "20000000"))
+PARTS = 16
+BASE = "https://shop.example.com/"
+
+DASK_SCRIPT = """
+import json, resource, sys, time
+import dask.dataframe as dd
+from distributed import Client, LocalCluster
+from sitemapkit.dask import write_sitemaps
+
+def peak_mb():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+
+if __name__ == "__main__":
+    parts, out, unique, BASE = sys.argv[1], sys.argv[2], sys.argv[3] == "unique", sys.argv[4]
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None, silence_logs=50) as cluster, Client(cluster) as c:
+        started = time.perf_counter()
+        ddf = dd.read_csv(parts + "/*.tsv", sep="\\t", dtype=str, blocksize=None)
+        result = write_sitemaps(ddf, out, BASE, unique=unique, fsync=False)
+        took = time.perf_counter() - started
+        workers = sorted(c.run(peak_mb).values())
+    print(json.dumps({"seconds": took, "urls": result.url_count, "shards": result.shard_count,
+                      "workers_mb": workers, "driver_mb": peak_mb()}))
+"""
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory):
+    """16 TSV part files and the same rows in one file (5% of URLs with & and ')."""
+    root = tmp_path_factory.mktemp("scaleout")
+    parts = root / "parts"
+    parts.mkdir()
+    per = N // PARTS
+    with open(root / "all.tsv", "w") as whole:
+        whole.write("loc\tlastmod\n")
+        for p in range(PARTS):
+            lines = [f"{BASE}item/{p}/{i}" + ("?c=a&d='x'" if i % 20 == 0 else "")
+                     + f"\t2024-{1 + i % 12:02d}-{1 + i % 28:02d}\n" for i in range(per)]
+            text = "".join(lines)
+            (parts / f"part-{p:05d}.tsv").write_text("loc\tlastmod\n" + text)
+            whole.write(text)
+    return root, per * PARTS
+
+
+def _timed(argv: list[str]) -> tuple[float, int, str]:
+    """(seconds, peak RSS MB, stdout) of one command run through the RSS launcher."""
+    started = time.perf_counter()
+    done = subprocess.run(launcher_argv(*argv), capture_output=True, text=True)
+    took = time.perf_counter() - started
+    assert done.returncode == 0, done.stderr[-2000:]
+    return took, int(done.stderr.strip().splitlines()[-1]) // 2**20, done.stdout
+
+
+def test_scaleout_cli_versus_dask(inputs, tmp_path):
+    root, urls = inputs
+    cli = [sys.executable, "-m", "sitemapkit", "write"]
+    runs = {
+        "scaleout-cli-1-process": cli + [str(root / "all.tsv"), "-o", str(tmp_path / "a"),
+                                         "--base-url", BASE, "--no-fsync"],
+        "scaleout-cli-folder-2-jobs": cli + [str(root / "parts"), "-o", str(tmp_path / "b"),
+                                             "--base-url", BASE, "--jobs", "2", "--no-fsync"],
+        "scaleout-dask-2-workers": [sys.executable, "-c", DASK_SCRIPT, str(root / "parts"),
+                                    str(tmp_path / "c"), "shuffle", BASE],
+        "scaleout-dask-2-workers-unique": [sys.executable, "-c", DASK_SCRIPT,
+                                           str(root / "parts"), str(tmp_path / "d"), "unique",
+                                           BASE],
+    }
+    for name, argv in runs.items():
+        took, rss, stdout = _timed(argv)
+        TIMES[name] = took
+        line = f"{name:34s} {took:7.1f} s  {urls / took / 1e6:5.2f} M URLs/s  peak RSS {rss} MB"
+        if "dask" in name:
+            report = json.loads(stdout.strip().splitlines()[-1])
+            assert report["urls"] == urls
+            line += (f" (driver+scheduler {report['driver_mb']} MB, workers "
+                     f"{report['workers_mb']} MB; {report['shards']} shards)")
+        NOTES.append(line)
+    listing = sorted(os.listdir(tmp_path / "a"))
+    NOTES.append(f"scale-out: {urls:,} URLs -> {len(listing) - 1} shards; ratios are "
+                 "single-process CLI time / other time (>= 0.8 is the Dask target)")
+    for name in runs:
+        if name != "scaleout-cli-1-process":
+            NOTES.append(f"  {name:34s} "
+                         f"{TIMES['scaleout-cli-1-process'] / TIMES[name]:5.2f}x")

@@ -1,0 +1,99 @@
+"""What the engine adapters share: which columns a table may have, the partition key
+that sends equal URLs to one partition, and one partition's rows as entries.
+
+The key is a hash of the *normalized* loc, so ``HTTPS://Example.com/a`` and
+``https://example.com/a`` meet in one partition and the writer's own duplicate check
+there is global. Rows are sorted inside a partition before writing: a shuffle
+delivers rows in any order, and sorted input is what makes two runs (or a retried
+task) give identical names and bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+
+from ..errors import ConfigError
+from ..protocol import URL_KEPT
+from ..rules.model import EntryError, UrlEntry
+from ..rules.urls import normalize_loc
+
+COLUMNS = ("loc", "lastmod", "changefreq", "priority")
+# A loc that is already canonical: lower-case scheme and host, no port, no userinfo,
+# no fragment, nothing to percent-encode. For these, normalize_loc is the identity.
+_CANONICAL = re.compile(r"https?://[a-z0-9.\-]+/[" + re.escape(URL_KEPT) + "]*")
+
+
+def table_columns(columns: Sequence[str], what: str) -> list[str]:
+    """The sitemap columns of a table, in protocol order; anything else is an error."""
+    names = [str(c) for c in columns]
+    if "loc" not in names:
+        raise ConfigError(f"{what} has no 'loc' column (columns: {', '.join(names) or 'none'}); "
+                          f"the columns sitemapkit reads are {', '.join(COLUMNS)}")
+    extra = [c for c in names if c not in COLUMNS]
+    if extra:
+        raise ConfigError(f"{what} has columns sitemapkit does not read: {', '.join(extra)}; "
+                          f"select {', '.join(c for c in COLUMNS if c in names)} first")
+    return [c for c in COLUMNS if c in names]
+
+
+def canonical_loc(loc: object, prefix: str) -> str:
+    """The loc as the writer will emit it, or the raw text when it breaks a rule (the
+    partition writer then reports it, with its partition and offset)."""
+    text = loc if isinstance(loc, str) else str(loc)
+    if _CANONICAL.fullmatch(text) and "/." not in text[8:]:
+        return text
+    try:
+        return normalize_loc(text, prefix)
+    except EntryError:
+        return text
+
+
+def partition_key(loc: object, prefix: str) -> int:
+    """A stable 63-bit hash of the canonical loc (the same in every process and run,
+    unlike ``hash()``), for hash partitioning."""
+    digest = hashlib.blake2b(canonical_loc(loc, prefix).encode("utf-8", "surrogatepass"),
+                             digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+def sort_key(row: Sequence[object]) -> tuple[str, ...]:
+    """Total order on rows whose fields may be None or of mixed types."""
+    return tuple("" if v is None else str(v) for v in row)
+
+
+def entries_from_rows(rows: Iterable[Sequence[object]], columns: Sequence[str]
+                      ) -> Iterator[UrlEntry]:
+    """Rows of a table's sitemap columns as entries; missing values (None, NaN, NaT)
+    become absent fields."""
+    where = [COLUMNS.index(c) for c in columns]
+    for row in rows:
+        fields: list[object] = [None, None, None, None]
+        for i, value in zip(where, row, strict=True):
+            fields[i] = None if _missing(value) else value
+        yield UrlEntry(*fields)  # type: ignore[arg-type]
+
+
+def _missing(value: object) -> bool:
+    if value is None or type(value).__name__ in ("NAType", "NaTType"):
+        return True
+    return isinstance(value, float) and value != value  # NaN
+
+
+def entry_loc(entry: object) -> object:
+    """The loc of any entry shape a Bag or RDD may hold (str, mapping, UrlEntry)."""
+    if isinstance(entry, str):
+        return entry
+    if isinstance(entry, Mapping):
+        return entry.get("loc")
+    return getattr(entry, "loc", entry)
+
+
+def entry_sort_key(entry: object) -> tuple[str, ...]:
+    if isinstance(entry, Mapping):
+        return sort_key([entry.get(c) for c in COLUMNS])
+    if isinstance(entry, tuple):
+        return sort_key(entry[:4])
+    return (str(entry),)
+

@@ -1,0 +1,154 @@
+"""write_partition(): one partition of a large set, written where any engine task runs.
+
+A partition streams its entries through the same hot unit, limits and gzip as
+``write_sitemaps`` and stores each shard whole under a deterministic name (partition
+id, shard number, content digest). No index names those files yet, so nothing a
+reader can reach changes; the driver gathers the small manifests and ``commit``
+makes the set live once. The same partition written twice (a retried or
+speculative task) gives the same names and bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from .. import _urlset
+from ..errors import ConfigError
+from ..protocol import PARTITION_SHARD_PATTERN
+from ..rules.model import EntryError
+from .compress import gzip_bytes
+from .options import WriterOptions, resolve
+from .storage import Storage, open_storage, storage_error
+from .stream import ShardStream
+
+MANIFEST_VERSION = 1
+
+
+@dataclass(frozen=True)
+class ShardInfo:
+    """One stored shard: what the commit checks and the index lists."""
+
+    name: str
+    urls: int
+    raw_bytes: int
+    gz_bytes: int
+    newest_lastmod: str | None
+
+
+@dataclass
+class PartitionManifest:
+    """What one partition wrote: a few hundred bytes per shard, whatever its URL count.
+
+    Plain data (``to_dict``/``from_dict``) so engines can collect it as JSON-able rows.
+    """
+
+    partition: int
+    base_url: str
+    format: str
+    shards: list[ShardInfo]
+    url_count: int = 0
+    duplicate_count: int = 0
+    skipped_count: int = 0
+    skipped_by_rule: dict[str, int] = field(default_factory=dict)
+    examples: list[str] = field(default_factory=list)  # skipped and duplicate entries
+    version: int = MANIFEST_VERSION
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> PartitionManifest:
+        if data.get("version") != MANIFEST_VERSION:
+            raise ConfigError(f"a partition manifest of version {data.get('version')!r}; this "
+                              f"sitemapkit reads version {MANIFEST_VERSION}")
+        fields = dict(data)
+        fields["shards"] = [ShardInfo(**s) for s in data["shards"]]
+        return cls(**fields)
+
+
+def shard_name(opts: WriterOptions, partition: int, number: int, digest: str) -> str:
+    """``sitemap-p00042-00001-<digest>.xml.gz``: stable across retries of a partition."""
+    ext = "txt" if opts.format == "text" else "xml"
+    return PARTITION_SHARD_PATTERN.format(partition=partition, number=number, digest=digest,
+                                          ext=ext)
+
+
+class _PartitionStream(ShardStream):
+    """The writer's shard stream, storing each gzipped shard under its final name."""
+
+    def __init__(self, storage: Storage, partition: int, prefix: str, opts: WriterOptions,
+                 impl: ModuleType, pool: ThreadPoolExecutor, workers: int) -> None:
+        super().__init__(Path(), prefix, opts, impl, pool, workers)
+        self.storage, self.partition = storage, partition
+        self.stored: dict[int, tuple[str, int]] = {}  # shard number -> (name, gz bytes)
+
+    def submit(self, data: bytes) -> Future[tuple[Path, str]]:
+        assert self.pool is not None
+        return self.pool.submit(self._put, len(self.shards) + 1, data)
+
+    def _put(self, number: int, data: bytes) -> tuple[Path, str]:
+        gz = gzip_bytes(data, self.opts.gzip_level, self.opts.gzip_backend)
+        digest = hashlib.blake2b(gz, digest_size=4).hexdigest()
+        name = shard_name(self.opts, self.partition, number, digest)
+        self.storage.put(name, gz)
+        self.stored[number] = (name, len(gz))
+        return Path(name), digest
+
+
+def write_partition(entries: Iterable[object], out: str | os.PathLike[str], base_url: str,
+                    partition_id: int, *, options: WriterOptions | None = None,
+                    storage_options: Mapping[str, Any] | None = None,
+                    _impl: ModuleType | None = None, **overrides: Any) -> PartitionManifest:
+    """Write one partition's shards into ``out`` (a directory or an fsspec URL) and
+    return its manifest. Never touches the live index: ``commit`` does that.
+
+    A bad entry raises ``EntryError`` naming the partition and the entry's offset in
+    it (with ``on_invalid="skip"`` the manifest counts it instead).
+    """
+    if not isinstance(partition_id, int) or partition_id < 0:
+        raise ConfigError(f"partition_id must be a non-negative integer, not {partition_id!r}")
+    opts, prefix = resolve(options, overrides, base_url)
+    if opts.changes_file:
+        raise ConfigError("changes_file (the per-URL lastmod record that IndexNow submissions "
+                          "use) needs the whole set in one run; it is not available for "
+                          "partitioned writes")
+    storage = open_storage(out, fsync=opts.fsync, follow_symlink=opts.follow_symlink,
+                           storage_options=storage_options)
+    workers = opts.workers or min(2, os.cpu_count() or 1)
+    with ThreadPoolExecutor(workers) as pool:
+        run = _PartitionStream(storage, partition_id, prefix, opts, _impl or _urlset, pool,
+                               workers)
+        try:
+            run.stream(entries)
+            for shard in run.shards:
+                shard.future.result()
+        except EntryError as exc:
+            raise _in_partition(exc, partition_id) from None
+        except OSError as exc:
+            raise storage_error(storage, exc) from exc
+    r = run.result
+    return PartitionManifest(
+        partition=partition_id, base_url=prefix, format=opts.format,
+        shards=[ShardInfo(run.stored[s.number][0], s.urls, s.raw_bytes, run.stored[s.number][1],
+                          s.newest_lastmod) for s in run.shards],
+        url_count=r.url_count, duplicate_count=r.duplicate_count,
+        skipped_count=r.skipped_count, skipped_by_rule=dict(r.skipped_by_rule),
+        examples=[str(_in_partition(e, partition_id)) for e in r.skipped]
+        + [f"partition {partition_id}, entry {pos}: duplicate of an earlier entry: {loc}"
+           for pos, loc in r.duplicates])
+
+
+def _in_partition(exc: EntryError, partition: int) -> EntryError:
+    """Name the partition in front of the entry's offset within it."""
+    exc.where = f"partition {partition}, entry {exc.position}"
+    text = str(exc.args[0]) if exc.args else str(exc)
+    if not text.startswith("partition "):
+        exc.args = (f"partition {partition}, {text}",)
+    return exc

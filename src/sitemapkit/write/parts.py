@@ -1,0 +1,161 @@
+"""write_part_files(): a folder of part files as one set, one partition per file,
+optionally in a process pool: an engine's output needs no cluster to become sitemaps.
+
+Part files are not partitioned by URL, so the same URL may sit in two of them. Each
+partition reports the 63-bit keys of its canonical locs (8 bytes a URL); the driver
+merges them, and every partition that repeats a URL of an earlier one is written
+again without it. The first copy in file order wins and every dropped copy is
+counted as a duplicate; the first write's shards of such a partition are never
+listed, and the commit removes them. ``unique=True`` skips the keys for data that is
+known to be unique.
+"""
+
+from __future__ import annotations
+
+import heapq
+import os
+import re
+import time
+from array import array
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+from ..rules.model import EntryError
+from ..sources.partfiles import PartReader, part_files
+from ..sources.partitions import entry_loc, partition_key
+from .commit import previous_set
+from .options import WriterOptions, resolve
+from .partition import write_partition
+from .result import WriteResult
+from .setcommit import commit
+from .storage import Storage, open_storage
+
+PID_BITS = 20  # partitions per run: up to a million part files
+_IN_PARTITION = re.compile(r"^partition \d+, entry \d+: ")
+
+Task = tuple[str, str, str, int, WriterOptions, bool, frozenset[int]]
+
+
+def write_part_files(directory: str | os.PathLike[str], out: str | os.PathLike[str],
+                     base_url: str, *, jobs: int = 1, unique: bool = False,
+                     options: WriterOptions | None = None,
+                     storage_options: Mapping[str, Any] | None = None,
+                     **overrides: Any) -> WriteResult:
+    """Write every part file of ``directory`` as one partition, then commit once."""
+    started = time.perf_counter()
+    opts, prefix = resolve(options, overrides, base_url)
+    files = part_files(Path(directory))
+    if len(files) >= 1 << PID_BITS:
+        raise InputError(f"{directory} holds {len(files):,} part files; at most "
+                         f"{(1 << PID_BITS) - 1:,} are supported")
+    target = os.fspath(out)
+
+    def tasks(drops: Mapping[int, frozenset[int]]) -> list[Task]:
+        return [(str(files[pid]), target, prefix, pid, opts, not unique, drop)
+                for pid, drop in sorted(drops.items())]
+
+    storage = open_storage(out, fsync=opts.fsync, storage_options=storage_options)
+    everything = {pid: frozenset[int]() for pid in range(len(files))}
+    results = dict(zip(everything, _run(tasks(everything), jobs, storage_options,
+                                        storage, opts), strict=True))
+    if not unique:
+        drops = _repeats({pid: keys for pid, (_, keys) in results.items()})
+        if drops:
+            first = {pid: _names(results[pid][0]) for pid in drops}
+            results.update(zip(sorted(drops), _run(tasks(drops), jobs, storage_options,
+                                                   storage, opts), strict=True))
+            _discard(storage, opts, [n for pid in drops
+                                     for n in first[pid] - _names(results[pid][0])])
+    result = commit(out, [manifest for manifest, _ in results.values()], prefix,
+                    options=opts, storage_options=storage_options)
+    result.elapsed = time.perf_counter() - started
+    return result
+
+
+def _names(manifest: Mapping[str, Any]) -> set[str]:
+    return {shard["name"] for shard in manifest["shards"]}
+
+
+def _run(tasks: list[Task], jobs: int, storage_options: Mapping[str, Any] | None,
+         storage: Storage, opts: WriterOptions) -> list[tuple[dict[str, Any], bytes]]:
+    """Every task's result; when one fails, the shards the others stored are removed
+    (no index lists them) and its error is raised."""
+    work = [(*task, storage_options) for task in tasks]
+    results: list[tuple[dict[str, Any], bytes]] = []
+    failure: BaseException | None = None
+    if jobs <= 1 or len(work) <= 1:
+        try:
+            results = [_write_one(*w) for w in work]
+        except BaseException as exc:
+            failure = exc
+    else:
+        from concurrent.futures import ProcessPoolExecutor  # on use: a faster CLI start
+
+        with ProcessPoolExecutor(min(jobs, len(work))) as pool:
+            for future in [pool.submit(_write_one, *w) for w in work]:
+                try:
+                    results.append(future.result())
+                except BaseException as exc:
+                    failure = failure or exc
+    if failure is not None:
+        _discard(storage, opts, [n for manifest, _ in results for n in _names(manifest)])
+        raise failure
+    return results
+
+
+def _discard(storage: Storage, opts: WriterOptions, names: list[str]) -> None:
+    """Remove shards this run stored but will not list, except any the live set names
+    (content-addressed: an unchanged shard has the name it had last time)."""
+    live = set(previous_set(storage, opts))
+    storage.delete([n for n in names if n not in live])
+
+
+def _write_one(path: str, out: str, prefix: str, pid: int, opts: WriterOptions, keyed: bool,
+               drop: frozenset[int], storage_options: Mapping[str, Any] | None
+               ) -> tuple[dict[str, Any], bytes]:
+    """Worker: one part file as one partition; its sorted, distinct loc keys."""
+    reader = PartReader(Path(path))
+    keys = array("q")
+    dropped: list[str] = []
+    entries = _keyed(reader, keys, dropped, drop, prefix) if keyed else iter(reader)
+    try:
+        manifest = write_partition(entries, out, prefix, pid, options=opts,
+                                   storage_options=storage_options)
+    except EntryError as exc:  # a plain message: it crosses a process boundary
+        raise InputError(f"{reader.where()}: {_IN_PARTITION.sub('', str(exc))}") from None
+    except InputError as exc:
+        raise InputError(f"{Path(path).name} {exc}") from None
+    if dropped:
+        manifest.duplicate_count += len(dropped)
+        manifest.examples += [f"{reader.path.name}: {loc} repeats a URL of an earlier part "
+                              "file; the first copy is kept" for loc in dropped[:10]]
+    return manifest.to_dict(), array("q", sorted(set(keys))).tobytes()
+
+
+def _keyed(entries: Iterable[object], keys: array[int], dropped: list[str],
+           drop: frozenset[int], prefix: str) -> Iterator[object]:
+    for entry in entries:
+        key = partition_key(entry_loc(entry), prefix)
+        if key in drop:
+            dropped.append(str(entry_loc(entry)))
+            continue
+        keys.append(key)
+        yield entry
+
+
+def _repeats(keys: Mapping[int, bytes]) -> dict[int, frozenset[int]]:
+    """For each partition, the keys an earlier partition already has (a k-way merge of
+    the sorted key arrays, 8 bytes a URL; no set of every URL is built)."""
+    def tagged(pid: int, data: bytes) -> Iterator[int]:
+        return ((k << PID_BITS) | pid for k in array("q", data))
+
+    drops: dict[int, set[int]] = {}
+    previous = -1
+    for item in heapq.merge(*(tagged(pid, data) for pid, data in keys.items())):
+        key = item >> PID_BITS
+        if key == previous:
+            drops.setdefault(item & ((1 << PID_BITS) - 1), set()).add(key)
+        previous = key
+    return {pid: frozenset(found) for pid, found in drops.items()}

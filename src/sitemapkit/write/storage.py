@@ -1,0 +1,167 @@
+"""Where a partitioned set lives: a local directory, or any fsspec URL (``s3://``,
+``gs://``, ``abfs://``, ``memory://``).
+
+Object stores have no rename, so the partition commit never needs one: every file is
+written whole under its final name (one PUT on a store, temp file plus rename on a
+disk), and the order of writes is what makes a set live.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import posixpath
+import re
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any, Protocol
+
+from ..errors import ConfigError, OutputError
+from . import output
+
+
+class Storage(Protocol):
+    """The few operations a partition writer and its commit need."""
+
+    where: str  # how messages name the location
+
+    def put(self, name: str, data: bytes) -> None:
+        """Store ``data`` under ``name`` whole: a reader sees all of it or nothing."""
+
+    def get(self, name: str, limit: int | None = None) -> bytes | None:
+        """A file's bytes (the first ``limit`` of them), or None when it does not exist."""
+
+    def size(self, name: str) -> int | None:
+        """A file's size, or None when it does not exist."""
+
+    def names(self) -> list[str]:
+        """Every file name directly under the location."""
+
+    def delete(self, names: list[str]) -> None:
+        """Remove files (missing ones are fine)."""
+
+    def lock(self, timeout: float) -> contextlib.AbstractContextManager[None]:
+        """Serialize commits where the location supports it."""
+
+
+class LocalStorage:
+    """A directory: temp file plus rename per file, an flock during the commit."""
+
+    def __init__(self, root: Path, fsync: bool) -> None:
+        self.root, self.fsync, self.where = root, fsync, str(root)
+
+    def put(self, name: str, data: bytes) -> None:
+        output.atomic_write(self.root / name, data, self.fsync)
+
+    def get(self, name: str, limit: int | None = None) -> bytes | None:
+        try:
+            with open(self.root / name, "rb") as fh:
+                return fh.read(-1 if limit is None else limit)
+        except (FileNotFoundError, IsADirectoryError):
+            return None
+
+    def size(self, name: str) -> int | None:
+        try:
+            return (self.root / name).stat().st_size
+        except FileNotFoundError:
+            return None
+
+    def names(self) -> list[str]:
+        return sorted(os.listdir(self.root))
+
+    def delete(self, names: list[str]) -> None:
+        output.remove_owned(self.root, names)
+        if self.fsync:
+            output.sync_dir(self.root)
+
+    def lock(self, timeout: float) -> contextlib.AbstractContextManager[None]:
+        return output.locked(self.root, timeout)
+
+
+class FsspecStorage:
+    """An fsspec file system under one prefix; each put is a single whole-object write."""
+
+    def __init__(self, fs: Any, root: str, where: str) -> None:
+        self.fs, self.root, self.where = fs, root.rstrip("/"), where
+
+    def _path(self, name: str) -> str:
+        return posixpath.join(self.root, name)
+
+    def put(self, name: str, data: bytes) -> None:
+        self.fs.pipe_file(self._path(name), data)
+
+    def get(self, name: str, limit: int | None = None) -> bytes | None:
+        try:
+            return bytes(self.fs.cat_file(self._path(name), start=0 if limit else None,
+                                          end=limit))
+        except FileNotFoundError:
+            return None
+
+    def size(self, name: str) -> int | None:
+        self.fs.invalidate_cache(self._path(name))
+        try:
+            return int(self.fs.info(self._path(name))["size"])
+        except FileNotFoundError:
+            return None
+
+    def names(self) -> list[str]:
+        self.fs.invalidate_cache(self.root)
+        try:
+            listed = self.fs.ls(self.root, detail=False)
+        except FileNotFoundError:
+            return []
+        return sorted(posixpath.basename(str(p).rstrip("/")) for p in listed)
+
+    def delete(self, names: list[str]) -> None:
+        paths = [self._path(n) for n in names if output.is_plain(n)]
+        if paths:
+            with contextlib.suppress(FileNotFoundError):
+                self.fs.rm(paths)
+
+    @contextlib.contextmanager
+    def lock(self, timeout: float) -> Iterator[None]:
+        yield  # object stores have no lock: one committer per location (documented)
+
+
+def open_storage(out: str | os.PathLike[str], *, fsync: bool = True, follow_symlink: bool = False,
+                 storage_options: Mapping[str, Any] | None = None) -> Storage:
+    """A local path or ``file://`` URL as a directory; any other URL through fsspec."""
+    text = os.fspath(out)
+    if "://" not in text or text.startswith("file://"):
+        local = text.removeprefix("file://")
+        return LocalStorage(output.prepare_dir(local, follow_symlink), fsync)
+    try:
+        from fsspec.core import url_to_fs
+    except ImportError:
+        raise ConfigError(f"{text} is a URL: writing there needs fsspec and its driver "
+                          "(pip install 'sitemapkit[s3]', or fsspec plus e.g. gcsfs)") from None
+    try:
+        fs, root = url_to_fs(text, **dict(storage_options or {}))
+    except (ImportError, ValueError) as exc:
+        raise ConfigError(f"cannot open {text}: {exc}") from None
+    with contextlib.suppress(Exception):  # object stores have no directories to make
+        fs.makedirs(root, exist_ok=True)
+    return FsspecStorage(fs, root, text.rstrip("/"))
+
+
+def live_set(storage: Storage, entry_point: str, extra_indexes: re.Pattern[str]) -> list[str]:
+    """The set sitemapkit published last: the entry point, its ``.gz`` copy, extra
+    indexes, and every shard those indexes list (by the last segment of each loc)."""
+    present = storage.names()
+    indexes = [entry_point] + [n for n in present if extra_indexes.fullmatch(n)]
+    names = [entry_point, entry_point + ".gz", *indexes[1:]]
+    for index in indexes:
+        head = storage.get(index, 1024)
+        if head is None or b"<sitemapindex" not in head:
+            continue
+        names.extend(output.listed_names(storage.get(index) or b""))
+    found = set(present)
+    return [n for n in dict.fromkeys(names) if output.is_plain(n) and n in found]
+
+
+def storage_error(storage: Storage, exc: OSError) -> OutputError:
+    """An OSError from a store as the typed error every host maps."""
+    detail = exc.strerror or str(exc)
+    name = f" ({exc.filename})" if exc.filename else ""
+    return OutputError(f"could not write sitemaps into {storage.where}: {detail}{name}; "
+                       "the previous sitemaps there are unchanged")

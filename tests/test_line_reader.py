@@ -1,0 +1,176 @@
+"""The byte-level line reader (``feed_lines`` in both twins + ``sources.lines``) against
+the reference: the Python ``Reader`` over a text stream. Hypothesis writes whole input
+files (random rows, quoting, a BOM, CRLF, blank lines, padding, JSON escapes, bad rows
+at random positions), and for every format, both twins and small or large blocks the
+shard bytes, the skips and the errors (message and input line) are the same."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sitemapkit import _urlset_py
+from sitemapkit.errors import InputError, SitemapkitError
+from sitemapkit.sources.inputs import Reader
+from sitemapkit.sources.lines import LineReader
+from sitemapkit.write import shard_bytes
+
+BASE = "https://example.com/"
+LOCS = [f"{BASE}p/1", f"{BASE}esc\\/aped", f"{BASE}\U0001F600/emoji", f"{BASE}nul\x00",
+        f"{BASE}a?x=1&y=2", f"{BASE}o'neil", f"{BASE}über/straße",
+        f"{BASE}sp ace", f"{BASE}%7Efine", f"{BASE}%zz", "https://other.example/x",
+        f"{BASE}a,b", f"{BASE}{'x' * 30}", "HTTPS://EXAMPLE.com/Up", f"{BASE}q#frag",
+        f"{BASE}./dot", "", "not a url", f'{BASE}"quoted"', f"{BASE}tab\there",
+        f"{BASE}two\nlines"]
+LASTMODS = [None, "", "2024-05-01", "2024-05-01T10:20:30+02:00", "2024-05-01T10:20:30Z",
+            "2024-13-01", "2099-01-01", " 2024-05-02", "2024-5-1"]
+CHANGEFREQS = [None, "", "daily", "Weekly", "never", "sometimes"]
+PRIORITIES = [None, "", "0.5", "0.50", "1.0", "1", ".5", "0.123", 0.5, 1, 0, 0.25, -0.0, 2]
+row = st.tuples(st.sampled_from(LOCS), st.sampled_from(LASTMODS),
+                st.sampled_from(CHANGEFREQS), st.sampled_from(PRIORITIES),
+                st.sampled_from(["", "", "", " ", "\t"]))  # padding
+
+
+def _cell(value: object, sep: str) -> str:
+    text = "" if value is None else str(value)
+    if sep in text or '"' in text or "\n" in text:
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+def render(fmt: str, rows: list, columns: list[str], crlf: bool, bom: bool,
+           blanks: list[int], escape_json: bool) -> bytes:
+    end = "\r\n" if crlf else "\n"
+    out: list[str] = []
+    sep = "\t" if fmt == "tsv" else ","
+    if fmt in ("csv", "tsv"):
+        out.append(sep.join(columns))
+    for number, (loc, lastmod, changefreq, priority, pad) in enumerate(rows):
+        values = {"loc": loc, "lastmod": lastmod, "changefreq": changefreq,
+                  "priority": priority}
+        if fmt == "text":
+            out.append(pad + loc + pad)
+        elif fmt == "jsonl":
+            if number % 5 == 4:
+                out.append(json.dumps(loc, ensure_ascii=escape_json))
+            else:
+                obj = {k: v for k, v in values.items() if k in columns}
+                out.append(pad + json.dumps(obj, ensure_ascii=escape_json))
+        else:
+            out.append(sep.join(_cell((pad + values[c] + pad) if c == "loc"
+                                      else values[c], sep) for c in columns))
+        if number in blanks:
+            out.append("" if number % 2 else "   ")
+    text = end.join(out) + (end if rows and len(rows) % 3 else "")
+    return (b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8")
+
+
+def outcome(run) -> tuple:
+    try:
+        return ("ok", run())
+    except (SitemapkitError, UnicodeDecodeError) as exc:
+        return (type(exc).__name__, str(exc))
+
+
+def via_reader(data: bytes, fmt: str, impl, skip: bool):
+    reader = Reader(io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", newline=""), fmt)
+    got = outcome(lambda: shard_bytes(reader, BASE, _impl=impl, on_invalid=_mode(skip)))
+    return got, reader.line if got[0] != "ok" else None
+
+
+def via_lines(data: bytes, fmt: str, impl, skip: bool, block: int):
+    reader = LineReader(io.BytesIO(data), fmt, block_size=block)
+    got = outcome(lambda: shard_bytes(reader, BASE, _impl=impl, on_invalid=_mode(skip)))
+    return got, reader.line if got[0] != "ok" else None
+
+
+def _mode(skip: bool) -> str:
+    return "skip" if skip else "error"
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fmt=st.sampled_from(["text", "csv", "tsv", "jsonl"]),
+       rows=st.lists(row, max_size=25),
+       columns=st.permutations(["loc", "lastmod", "changefreq", "priority"]).flatmap(
+           lambda cols: st.integers(1, 4).map(lambda n: sorted(cols[:n], key=lambda c: c != "loc")
+                                              if "loc" in cols[:n] else ["loc", *cols[:n - 1]])),
+       crlf=st.booleans(), bom=st.booleans(), escape_json=st.booleans(),
+       blanks=st.lists(st.integers(0, 25), max_size=3), skip=st.booleans(),
+       block=st.sampled_from([7, 64, 1 << 20]))
+def test_line_reader_matches_the_reference_reader(both_impls, fmt, rows, columns, crlf, bom,
+                                                   escape_json, blanks, skip, block):
+    data = render(fmt, rows, columns, crlf, bom, blanks, escape_json)
+    expected, line = via_reader(data, fmt, _urlset_py, skip)
+    for impl in both_impls:
+        got, got_line = via_lines(data, fmt, impl.module, skip, block)
+        assert got == expected, (impl, data)
+        assert got_line == line, (impl, data)
+
+
+def test_plain_rows_take_the_byte_path_in_both_twins(both_impls):
+    """No Python entry for a plain row: the line reader answers ADDED for all of them."""
+    data = "".join(f"{BASE}p/{i}\t2024-05-0{1 + i % 9}\tdaily\t0.5\n" for i in range(500))
+    for impl in both_impls:
+        m = impl.module
+        buf = m.UrlsetBuffer(BASE, 50_000, 10_485_760, m.LocSet(), 2**40)
+        status = buf.feed_lines(data.encode(), 0, 1, 9, (0, 1, 2, 3), 4)
+        assert status == (m.EXHAUSTED, len(data), len(data)) and buf.count == 500
+
+
+@pytest.mark.parametrize("line, slow", [
+    (b'{"loc": "https://example.com/a", "priority": 0.5}', False),
+    (b'"https://example.com/a"', False),
+    (b'{"loc": "https://example.com/a\\u00fc\\/b"}', False),  # escapes decoded in C too
+    (b'{"loc": "https://example.com/a\\x"}', True),          # not JSON: json says so
+    (b'{"lo\\u0063": "https://example.com/a"}', True),       # an escaped key
+    (b'{"loc": "https://example.com/a", "loc": "https://example.com/b"}', True),
+    (b'{"loc": "https://example.com/a", "title": "x"}', True),
+    (b'{"loc": "https://example.com/a", "priority": 1e-1}', True),
+    (b'{"loc": "https://example.com/a", "lastmod": null}', False),
+    (b'{"loc": "https://example.com/a",}', True),
+])
+def test_json_lines_the_byte_path_takes(both_impls, line, slow):
+    for impl in both_impls:
+        m = impl.module
+        buf = m.UrlsetBuffer(BASE, 50_000, 10_485_760, m.LocSet(), 2**40)
+        status = buf.feed_lines(line + b"\n", 0, 2, 0, (0, -1, -1, -1), 1)[0]
+        assert (status == m.SLOW) is slow, (impl, line)
+
+
+def test_quoted_field_over_block_boundaries_and_line_numbers():
+    """A quoted field spanning lines and blocks; errors name the line a row starts on."""
+    data = (f'loc,lastmod\r\n"{BASE}a,b",2024-01-01\r\n"{BASE}multi\nline",2024-01-01\r\n'
+            f"{BASE}ok,2024-01-02\r\n{BASE}bad,2024-99-01\r\n").encode()
+    for block in (16, 1 << 20):
+        reader = LineReader(io.BytesIO(data), "csv", block_size=block)
+        with pytest.raises(SitemapkitError, match="loc-control-char"):
+            shard_bytes(reader, BASE)
+        assert reader.line == 3
+        skipped = shard_bytes(LineReader(io.BytesIO(data), "csv", block_size=block), BASE,
+                              on_invalid="skip")
+        assert skipped[0].count(b"<url>") == 2
+        plain = data.replace(b"multi\nline", b"multi")
+        reader = LineReader(io.BytesIO(plain), "csv", block_size=block)
+        with pytest.raises(SitemapkitError, match="lastmod '2024-99-01'"):
+            shard_bytes(reader, BASE)
+        assert reader.line == 5
+
+
+def test_long_line_without_newline_is_named():
+    reader = LineReader(io.BytesIO(b"x" * 200_000), "text", block_size=1024)
+    with pytest.raises(InputError, match="line 1 is 66,560 characters long"):
+        shard_bytes(reader, BASE)
+
+
+def test_a_lone_carriage_return_is_data_not_a_line_end():
+    """Lines end at LF or CRLF. A lone CR (the reference's text stream also splits there)
+    stays in the line and is refused as a control character, naming its line."""
+    data = f"{BASE}a\n{BASE}b\rc\n".encode()
+    reader = LineReader(io.BytesIO(data), "text")
+    with pytest.raises(SitemapkitError, match=r"loc-control-char.*U\+000D"):
+        shard_bytes(reader, BASE)
+    assert reader.line == 2

@@ -1,0 +1,118 @@
+"""sitemapkit.dask on a real distributed.LocalCluster with 2 worker processes:
+2,000,000 URLs over 16 partitions, 5% of them repeated across partitions."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+import scaleout_data as data
+from sitemap_check import read_large_set, read_set
+
+pytest.importorskip("distributed", reason="the test extra installs dask[dataframe] and distributed")
+import dask.bag as db
+import dask.dataframe as dd
+from distributed import Client, LocalCluster
+
+from sitemapkit import UrlEntry
+from sitemapkit.dask import write_sitemaps
+from sitemapkit.errors import ConfigError
+
+pytestmark = [pytest.mark.slow,
+              pytest.mark.filterwarnings("ignore::DeprecationWarning"),
+              pytest.mark.filterwarnings("ignore::ResourceWarning"),
+              pytest.mark.filterwarnings("ignore::UserWarning")]
+
+
+@pytest.fixture(scope="module")
+def client():
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None, silence_logs=50) as cluster, \
+            Client(cluster) as c:
+        yield c
+
+
+def files(out) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(out.iterdir())}
+
+
+def test_two_million_urls_once_each_identical_across_runs(client, tmp_path):
+    ddf = dd.from_map(data.frame, range(data.PARTITIONS))
+    first = write_sitemaps(ddf, tmp_path / "a", data.BASE, fsync=False)
+    assert first.url_count == data.expected_urls()
+    assert first.duplicate_count == data.expected_duplicates()
+    locs = read_large_set(tmp_path / "a", data.BASE)  # gzip, XML, validate; no loc twice
+    assert len(locs) == data.expected_urls()
+    assert sorted(os.listdir(tmp_path / "a")) == sorted([*first.shard_files, "sitemap.xml"])
+    second = write_sitemaps(dd.from_map(data.frame, range(data.PARTITIONS)), tmp_path / "b",
+                            data.BASE, fsync=False)
+    assert files(tmp_path / "a") == files(tmp_path / "b")
+    assert second.shard_files == first.shard_files
+
+
+def test_unique_data_skips_the_shuffle_and_keeps_partitions(client, tmp_path):
+    bag = db.from_sequence([f"{data.BASE}u/{i}" for i in range(3000)], npartitions=3)
+    result = write_sitemaps(bag, tmp_path, data.BASE, unique=True, max_urls=400,
+                            fsync=False)
+    assert result.url_count == 3000
+    assert [n.split("-")[1] for n in result.shard_files] == \
+        ["p00000"] * 3 + ["p00001"] * 3 + ["p00002"] * 3
+    read_set(tmp_path, data.BASE, max_urls=400)
+
+
+def test_bag_of_entries_is_deduplicated_on_normalized_locs(client, tmp_path):
+    items = [UrlEntry(f"{data.BASE}b/{i}", "2024-01-01") for i in range(500)]
+    items += [f"HTTPS://SHOP.example.com/b/{i}" for i in range(0, 500, 5)]  # same URLs
+    items += [{"loc": f"{data.BASE}b/café/{i}", "priority": "0.3"} for i in range(50)]
+    result = write_sitemaps(db.from_sequence(items, npartitions=4), tmp_path, data.BASE,
+                            fsync=False)
+    assert (result.url_count, result.duplicate_count) == (550, 100)
+    assert len(read_set(tmp_path, data.BASE).locs) == 550
+
+
+def test_a_worker_killed_mid_task_ends_in_one_complete_set(client, tmp_path):
+    """The retried task rewrites the same names and bytes; the commit lists each once."""
+    out, marker = tmp_path / "site", str(tmp_path / "killed")
+    items: list[object] = [f"{data.BASE}k/{i}" for i in range(4000)]
+    items[2500] = data.KillsItsWorker(f"{data.BASE}k/2500", marker)
+    result = write_sitemaps(db.from_sequence(items, npartitions=2), out, data.BASE,
+                            unique=True, max_urls=300, fsync=False)
+    assert open(marker).read() == "killed\n"  # it did die, once
+    assert result.url_count == 4000
+    assert len(read_set(out, data.BASE, max_urls=300).locs) == 4000
+    assert sorted(os.listdir(out)) == sorted([*result.shard_files, "sitemap.xml"])
+
+
+def test_a_partition_that_always_fails_leaves_the_old_set_live(client, tmp_path):
+    out = tmp_path / "site"
+    write_sitemaps(db.from_sequence([f"{data.BASE}old/{i}" for i in range(100)]), out,
+                   data.BASE, fsync=False)
+    before = (out / "sitemap.xml").read_bytes()
+    items: list[object] = [f"{data.BASE}new/{i}" for i in range(100)]
+    items[60] = data.KillsItsWorker(f"{data.BASE}new/60", str(tmp_path / "m"), always=True)
+    with pytest.raises(Exception, match="(?i)killed|worker"):
+        write_sitemaps(db.from_sequence(items, npartitions=2), out, data.BASE, unique=True,
+                       fsync=False)
+    assert (out / "sitemap.xml").read_bytes() == before
+    assert {loc.split("/")[3] for loc in read_set(out, data.BASE).locs} == {"old"}
+
+
+def test_bad_row_names_its_partition_and_offset(client, tmp_path):
+    items = [f"{data.BASE}x/{i}" for i in range(50)] + ["ftp://shop.example.com/x"]
+    with pytest.raises(Exception, match=r"partition 0, entry 51: loc 'ftp://.*loc-scheme"):
+        write_sitemaps(db.from_sequence(items, npartitions=1), tmp_path, data.BASE,
+                       unique=True, fsync=False)
+    assert not (tmp_path / "sitemap.xml").exists()
+
+
+def test_tables_need_offsets_and_known_columns(client, tmp_path):
+    import pandas as pd
+
+    naive = pd.DataFrame({"loc": [f"{data.BASE}n"], "lastmod": [pd.Timestamp("2024-01-01")]})
+    with pytest.raises(ConfigError, match="without a UTC offset"):
+        write_sitemaps(dd.from_pandas(naive, npartitions=1), tmp_path, data.BASE)
+    extra = pd.DataFrame({"loc": [f"{data.BASE}n"], "title": ["x"]})
+    with pytest.raises(ConfigError, match="columns sitemapkit does not read: title"):
+        write_sitemaps(dd.from_pandas(extra, npartitions=1), tmp_path, data.BASE)
+    with pytest.raises(ConfigError, match="Dask DataFrame or Bag"):
+        write_sitemaps([f"{data.BASE}n"], tmp_path, data.BASE)
