@@ -115,7 +115,7 @@ def test_manifest_checked_against_files(impl, tmp_path):
     with pytest.raises(OutputError, match="partition 1: shard .* is missing"):
         commit(out, manifests, BASE, fsync=False)
     assert (out / "sitemap.xml").read_bytes() == before["sitemap.xml"]
-    assert read_set(out, BASE).locs == read_set(out, BASE).locs
+    assert len(read_set(out, BASE).locs) == 50  # the old set, whole
     assert {u.split("/")[4] for u in read_set(out, BASE).locs} == {"old"}
     assert first.url_count == 50
 

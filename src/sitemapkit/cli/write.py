@@ -66,10 +66,10 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         error(f"cannot read {args.input}: {exc.strerror}")
         return 1
+    progress = _progress(args.input)
     with raw:
         try:
-            reader = LineReader(raw, detect_format(args.input, args.format),
-                                _progress(args.input))
+            reader = LineReader(raw, detect_format(args.input, args.format), progress)
             outcome = publish(reader, args.out, args.base_url, writer, settings,
                               lambda position: f"input line {reader.line}")
         except EntryError as exc:
@@ -79,6 +79,9 @@ def run(args: argparse.Namespace) -> int:
         except (UnicodeDecodeError, EOFError, gzip.BadGzipFile) as exc:
             error(f"cannot read {args.input}: {exc}; nothing was written")
             return 1
+        finally:
+            if progress is not None:
+                print(file=sys.stderr)  # end the progress line
     return _report(args, outcome, settings.indexnow is not None and settings.indexnow.dry_run)
 
 

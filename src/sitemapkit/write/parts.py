@@ -100,7 +100,10 @@ def _run(tasks: list[Task], jobs: int, storage_options: Mapping[str, Any] | None
                 except BaseException as exc:
                     failure = failure or exc
     if failure is not None:
-        _discard(storage, opts, [n for manifest, _ in results for n in _names(manifest)])
+        try:  # the next commit tidies what this cannot remove; the failure is the news
+            _discard(storage, opts, [n for manifest, _ in results for n in _names(manifest)])
+        except OSError:
+            pass
         raise failure
     return results
 
