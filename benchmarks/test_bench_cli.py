@@ -15,7 +15,6 @@ import os
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -47,12 +46,12 @@ def baseline(kind: str, path: Path, out: Path) -> list[str]:
 
 
 def run(argv: list[str]) -> tuple[float, int]:
-    """(wall seconds, peak RSS in MB) of one process."""
-    started = time.perf_counter()
+    """(wall seconds, peak RSS in MB) of one process, both as the launcher measured them
+    around the child alone."""
     done = subprocess.run(launcher_argv(*argv), capture_output=True, text=True)
-    took = time.perf_counter() - started
     assert done.returncode == 0, done.stderr[-3000:]
-    return took, int(done.stderr.strip().splitlines()[-1]) // 2**20
+    took, peak = done.stderr.strip().splitlines()[-2:]
+    return float(took), int(peak) // 2**20
 
 
 def gz_size(out: Path) -> int:
@@ -129,17 +128,39 @@ def _check_output(out: Path) -> None:
         assert gzip.decompress(shard.read_bytes()).rstrip().endswith(b"</urlset>")
 
 
+VALIDATE_EXPAT_ONLY = ("import sys\nfrom sitemapkit.validate import ValidateOptions, validate\n"
+                      "r = validate([sys.argv[1]], ValidateOptions(fast_scan='off'))\n"
+                      "sys.exit(0 if r.ok() else 1)")
+
+
 def test_cli_peak_rss_is_flat(tmp_path):
     """Peak RSS at N and at BIG x N rows of the same mix: the writer streams, so only the
-    duplicate table grows (the issue's budget: at most 16 bytes per URL)."""
-    peaks = {}
+    duplicate table grows (the issue's budget: at most 16 bytes per URL). Then
+    `sitemapkit validate` on each set, beside the validator with expat reading every
+    element (its path before the fast scan), on the same files."""
+    peaks: dict[int, int] = {}
+    checks: dict[tuple[str, int], tuple[float, int]] = {}
     for rows in (N, N * BIG):
         folder = tmp_path / f"in{rows}"
         folder.mkdir()
         path = write_inputs(folder, rows)["tsv"]
-        took, peaks[rows] = run(sitemapkit(path, tmp_path / f"out{rows}"))
+        out = tmp_path / f"out{rows}"
+        took, peaks[rows] = run(sitemapkit(path, out))
         for other in folder.iterdir():
             other.unlink()
         NOTES.append(f"CLI peak RSS, {rows:,} rows (tsv): {peaks[rows]} MB in {took:.1f} s")
+        index = str(out / "sitemap.xml")
+        checks["scan", rows] = run([sys.executable, "-m", "sitemapkit", "validate", index])
+        checks["expat", rows] = run([sys.executable, "-c", VALIDATE_EXPAT_ONLY, index])
+        for how in ("scan", "expat"):
+            took, peak = checks[how, rows]
+            NOTES.append(f"  validate ({'CLI' if how == 'scan' else 'expat only'}), "
+                         f"{rows:,} URLs: {took:.2f} s ({took * 1e6 / rows:.2f} s per million),"
+                         f" peak RSS {peak} MB")
     grown = (peaks[N * BIG] - peaks[N]) * 2**20 / (N * BIG - N)
     NOTES.append(f"  growth {grown:.1f} bytes per extra URL (target <= 16)")
+    for how in ("scan", "expat"):
+        grown = (checks[how, N * BIG][1] - checks[how, N][1]) * 2**20 / (N * BIG - N)
+        NOTES.append(f"  validate ({how}) growth {grown:.1f} bytes per extra URL (target <= 16)")
+    ratio = checks["expat", N * BIG][0] / checks["scan", N * BIG][0]
+    NOTES.append(f"  validate {N * BIG:,} URLs: expat only / CLI = {ratio:.1f}x")

@@ -247,10 +247,14 @@ cdef int _scan_tail(const char* p, const char* end, Py_ssize_t* extra) noexcept:
     return SCAN_OK
 
 
+cdef bytes _HEX_UPPER = protocol.HEX_UPPER.encode("ascii")
+cdef const char* HEX_DIGITS_UPPER = _HEX_UPPER
+
+
 cdef inline Py_ssize_t _pct(char* out, Py_ssize_t w, unsigned int byte) noexcept:
     out[w] = 37
-    out[w + 1] = b"0123456789ABCDEF"[byte >> 4]
-    out[w + 2] = b"0123456789ABCDEF"[byte & 15]
+    out[w + 1] = HEX_DIGITS_UPPER[byte >> 4]
+    out[w + 2] = HEX_DIGITS_UPPER[byte & 15]
     return w + 3
 
 
@@ -563,20 +567,18 @@ cdef bint _jfield(const char* body, Py_ssize_t n, bint escaped, char* buffer,
     return length[0] >= 0
 
 
-cdef object _priority_text(const char* p, Py_ssize_t n):
-    """A canonical priority ("0.5", "0.125", "1.0") as str, read from bytes; else None.
-    Such a JSON number's float repr is the same text."""
+cdef bint _canonical_priority_text(const char* p, Py_ssize_t n) noexcept:
+    """Is p[:n] a canonical priority ("0.5", "0.125", "1.0")? Such a JSON number's
+    float repr is the same text."""
     cdef Py_ssize_t i
     if n == 3 and p[0] == 49 and p[1] == 46 and p[2] == 48:
-        return PyUnicode_DecodeASCII(p, n, NULL)
+        return True
     if n < 3 or n > 2 + PRIORITY_DECIMALS or p[0] != 48 or p[1] != 46:
-        return None
+        return False
     for i in range(2, n):
         if not DIGIT[<unsigned char>p[i]]:
-            return None
-    if p[n - 1] == 48 and n != 3:
-        return None
-    return PyUnicode_DecodeASCII(p, n, NULL)
+            return False
+    return not (p[n - 1] == 48 and n != 3)
 
 
 cdef int _json_key(const char* p, Py_ssize_t n) noexcept:
@@ -596,6 +598,13 @@ cdef enum:
     MAX_TAG = 65535  # _urlset_py.MAX_TAG
     SEGMENTS = 256   # independent sub-tables, chosen by the hash's top byte
     SEGMENT_START = 16
+
+
+cdef inline Py_ssize_t _home(uint64_t h, Py_ssize_t cap) noexcept:
+    """A hash's first slot: its low 32 bits scaled to the segment (a multiply, not a
+    division; the top byte already chose the segment)."""
+    cdef uint64_t low = <uint32_t>h
+    return <Py_ssize_t>((low * <uint64_t>cap) >> 32)
 
 
 cdef class LocSet:
@@ -656,7 +665,7 @@ cdef class LocSet:
         for i in range(old_cap):
             h = old[i]
             if h:
-                j = h % new_cap
+                j = _home(h, new_cap)
                 while new[j]:
                     j += 1
                     if j == new_cap:
@@ -675,7 +684,7 @@ cdef class LocSet:
         """Where ``h`` is, or the empty slot where it would go."""
         cdef uint64_t* table = self.tables[seg]
         cdef Py_ssize_t cap = self.caps[seg]
-        cdef Py_ssize_t j = h % cap
+        cdef Py_ssize_t j = _home(h, cap)
         while table[j] != 0 and table[j] != h:
             j += 1
             if j == cap:
@@ -815,20 +824,18 @@ cdef class UrlsetBuffer:
         return 0
 
     cdef int _append(self, object loc, const char* l, Py_ssize_t ln, Py_ssize_t lx,
-                     const char* lm, Py_ssize_t lmn, int64_t key, object changefreq,
-                     object priority, object alternates) except -1:
-        """Size, check limits and duplicates, then write one canonical entry."""
-        cdef Py_ssize_t cfn = 0, prn = 0, size, extra_head = 0, an, hn, ax, hx
-        cdef const char* cf = NULL
-        cdef const char* pr = NULL
+                     const char* lm, Py_ssize_t lmn, int64_t key, const char* cf,
+                     Py_ssize_t cfn, const char* pr, Py_ssize_t prn,
+                     object alternates) except -1:
+        """Size, check limits and duplicates, then write one canonical entry. ``loc`` may
+        be None (rows read from bytes): the canonical loc is ASCII, so its hash is the
+        hash of its bytes and a str is made only for the change record."""
+        cdef Py_ssize_t size, extra_head = 0, an, hn, ax, hx
         cdef const char* a
         cdef const char* h
         cdef char* w
         cdef object lang, href
-        if changefreq is not None:
-            cf = _ascii(changefreq, &cfn)
-        if priority is not None:
-            pr = _ascii(priority, &prn)
+        cdef Py_hash_t lh
         if self.text:
             size = ln + 1
         else:
@@ -848,7 +855,8 @@ cdef class UrlsetBuffer:
                     extra_head = len(_HEAD_XHTML) - len(_HEAD)
         if self.count >= self.max_urls or self.nbytes + size + extra_head > self.max_bytes:
             return FULL_
-        if not self.seen.add_obj(loc):
+        lh = _Py_HashBytes(l, ln)
+        if not self.seen.add_hash(<uint64_t>(1 if lh == 0 else lh)):
             return DUPLICATE_
         self._reserve(size)
         w = self.buf + self.size
@@ -889,6 +897,8 @@ cdef class UrlsetBuffer:
         if self.text and (lm != NULL or cf != NULL or pr != NULL or alternates):
             self.unused_fields += 1
         if self.record:
+            if loc is None:
+                loc = PyUnicode_DecodeASCII(l, ln, NULL)
             self._pairs.append((loc, "" if self.text or lm == NULL
                                 else PyUnicode_DecodeASCII(lm, lmn, NULL)))
         if lm != NULL and key > self.newest_key:
@@ -988,7 +998,10 @@ cdef class UrlsetBuffer:
                 return SLOW_
             if key > self.future_limit:
                 return SLOW_
-        return self._append(loc, s, n, extra, lm, lmn, key, changefreq, rank, None)
+        cdef Py_ssize_t cfn = 0, prn = 0
+        cdef const char* cf = NULL if changefreq is None else _ascii(changefreq, &cfn)
+        cdef const char* pr = NULL if rank is None else _ascii(rank, &prn)
+        return self._append(loc, s, n, extra, lm, lmn, key, cf, cfn, pr, prn, None)
 
     cdef int _scan(self, object loc, Py_ssize_t* extra) noexcept:
         return self._scan_ptr(<const char*>PyUnicode_DATA(loc), PyUnicode_GET_LENGTH(loc), extra)
@@ -1075,7 +1088,7 @@ cdef class UrlsetBuffer:
                 continue
             if layout == LAYOUT_TEXT:
                 status = SLOW_ if _padded(base + pos, stop - pos) else \
-                    self._offer_line(base + pos, stop - pos, NULL, 0, NULL, 0, None)
+                    self._offer_line(base + pos, stop - pos, NULL, 0, NULL, 0, NULL, 0)
             elif layout == LAYOUT_TABLE:
                 status = self._table_line(base + pos, stop - pos, sep, cols, width)
             else:
@@ -1097,16 +1110,18 @@ cdef class UrlsetBuffer:
         cdef const char* f[4]
         cdef Py_ssize_t fn[4]
         cdef int k, at
-        cdef object priority = None
+        cdef const char* q
         if width > MAX_CELLS or memchr(p, 34, n) != NULL:
             return SLOW_
         starts[0] = 0
-        for i in range(n):
-            if p[i] == sep:
-                if cells == width:
-                    return SLOW_
-                starts[cells] = i + 1
-                cells += 1
+        q = <const char*>memchr(p, sep, n)
+        while q != NULL:
+            if cells == width:
+                return SLOW_
+            i = q - p
+            starts[cells] = i + 1
+            cells += 1
+            q = <const char*>memchr(q + 1, sep, n - i - 1)
         if cells != width:
             return SLOW_
         starts[cells] = n + 1
@@ -1127,9 +1142,7 @@ cdef class UrlsetBuffer:
                 fn[k] = b - a
         if f[0] == NULL:
             return SLOW_
-        if f[3] != NULL:
-            priority = PyUnicode_DecodeASCII(f[3], fn[3], NULL)
-        return self._offer_line(f[0], fn[0], f[1], fn[1], f[2], fn[2], priority)
+        return self._offer_line(f[0], fn[0], f[1], fn[1], f[2], fn[2], f[3], fn[3])
 
     cdef int _json_line(self, const char* p, Py_ssize_t n) except -1:
         """A bare JSON string, or a one-level object of the four keys with string values
@@ -1151,7 +1164,7 @@ cdef class UrlsetBuffer:
                 return SLOW_
             if fn[0] == 0:
                 return SLOW_
-            return self._offer_line(f[0], fn[0], NULL, 0, NULL, 0, None)
+            return self._offer_line(f[0], fn[0], NULL, 0, NULL, 0, NULL, 0)
         if i >= n or p[i] != 123:   # {
             return SLOW_
         i = _jskip(p, i + 1, n)
@@ -1189,11 +1202,17 @@ cdef class UrlsetBuffer:
                         j += 1
                     if j == frac:
                         return SLOW_
-                    priority = _priority_text(p + i, j - i)  # repr(float(t)) == t
-                    if priority is None:
-                        priority = float(PyUnicode_DecodeASCII(p + i, j - i, NULL))
+                    if _canonical_priority_text(p + i, j - i):  # repr(float(t)) == t
+                        f[3], fn[3] = p + i, j - i
+                    else:
+                        priority = _canonical_priority(
+                            float(PyUnicode_DecodeASCII(p + i, j - i, NULL)))
                 else:
-                    priority = int(PyUnicode_DecodeASCII(p + i, j - i, NULL))
+                    priority = _canonical_priority(int(PyUnicode_DecodeASCII(p + i, j - i, NULL)))
+                if f[3] == NULL:
+                    if priority is None:
+                        return SLOW_
+                    f[3] = _ascii(priority, &fn[3])  # kept alive by ``priority``
                 i = j
             else:
                 return SLOW_
@@ -1209,45 +1228,42 @@ cdef class UrlsetBuffer:
         for k in range(1, 4):
             if f[k] != NULL and not _is_ascii(f[k], fn[k]):
                 return SLOW_
-        if f[3] != NULL:
-            priority = PyUnicode_DecodeASCII(f[3], fn[3], NULL)
-        return self._offer_line(f[0], fn[0], f[1], fn[1], f[2], fn[2], priority)
+        return self._offer_line(f[0], fn[0], f[1], fn[1], f[2], fn[2], f[3], fn[3])
 
     cdef int _offer_line(self, const char* l, Py_ssize_t ln, const char* lm, Py_ssize_t lmn,
-                         const char* cf, Py_ssize_t cfn, object priority) except -1:
-        """``_offer`` for fields read from bytes: only loc and changefreq become str."""
-        cdef object loc, changefreq = None, rank = None
+                         const char* cf, Py_ssize_t cfn, const char* pr,
+                         Py_ssize_t prn) except -1:
+        """``_offer`` for fields read from bytes: a str is made only for a loc that
+        needs percent-encoding."""
+        cdef object loc = None
         cdef int64_t key = 0
         cdef Py_ssize_t extra = 0
         cdef int scan
-        if cf != NULL:
-            changefreq = PyUnicode_DecodeASCII(cf, cfn, NULL)
-            if changefreq not in _CHANGEFREQS:
-                return SLOW_
-        if priority is not None:
-            rank = _canonical_priority(priority)
-            if rank is None:
+        if cf != NULL and not _listed(_PLAIN_CHANGEFREQS, cf, cfn):
+            return SLOW_
+        if pr != NULL and not _canonical_priority_text(pr, prn):
+            return SLOW_
+        if lm != NULL:
+            if not _parse_canonical(lm, lmn, &key) or key > self.future_limit:
                 return SLOW_
         if _is_ascii(l, ln):
             scan = self._scan_ptr(l, ln, &extra)
             if scan == SCAN_SLOW:
                 return SLOW_
-            loc = PyUnicode_DecodeASCII(l, ln, NULL)
         else:
+            scan = SCAN_ENCODE
+        if scan == SCAN_ENCODE:
             try:
                 loc = PyUnicode_DecodeUTF8(l, ln, NULL)
             except UnicodeDecodeError:
                 return SLOW_
-            scan = SCAN_ENCODE
-        if scan == SCAN_ENCODE:
+            extra = 0
             loc = _encode_tail(loc, self.prefix_ptr, self.prefix_len)
             if loc is None or self._scan(loc, &extra) != SCAN_OK:
                 return SLOW_
-        if lm != NULL:
-            if not _parse_canonical(lm, lmn, &key) or key > self.future_limit:
-                return SLOW_
-        return self._append(loc, <const char*>PyUnicode_DATA(loc), PyUnicode_GET_LENGTH(loc),
-                            extra, lm, lmn, key, changefreq, rank, None)
+            l = <const char*>PyUnicode_DATA(loc)
+            ln = PyUnicode_GET_LENGTH(loc)
+        return self._append(loc, l, ln, extra, lm, lmn, key, cf, cfn, pr, prn, None)
 
     def offer(self, entry):
         """Fast path for one raw entry; SLOW when it is not already canonical."""
@@ -1273,8 +1289,11 @@ cdef class UrlsetBuffer:
             lm = _ascii(lastmod, &lmn)
             if not _parse_canonical(lm, lmn, &key):
                 raise ValueError(f"non-canonical lastmod: {lastmod!r}")
-        return self._append(loc, l, ln, _escape_extra(l, ln), lm, lmn, key, changefreq,
-                            priority, alternates)
+        cdef Py_ssize_t cfn = 0, prn = 0
+        cdef const char* cf = NULL if changefreq is None else _ascii(changefreq, &cfn)
+        cdef const char* pr = NULL if priority is None else _ascii(priority, &prn)
+        return self._append(loc, l, ln, _escape_extra(l, ln), lm, lmn, key, cf, cfn, pr, prn,
+                            alternates)
 
     def getvalue(self):
         cdef bytes head = b"" if self.text else (_HEAD_XHTML if self.xhtml else _HEAD)
@@ -1286,3 +1305,378 @@ cdef class UrlsetBuffer:
         memcpy(w + hn, self.buf, self.size)
         memcpy(w + hn + self.size, <const char*>tail, tn)
         return out
+
+
+# --- the validator's fast scan (twin of _scan_py.UrlScan) ------------------------
+
+cdef extern from "Python.h":
+    Py_hash_t _Py_HashBytes(const void* src, Py_ssize_t len)
+
+cdef enum:
+    SCAN_MORE_ = 0
+    SCAN_HANDOVER_ = 1
+    SCAN_DUPLICATE_ = 2
+    SCAN_WINDOW_ = 1 << 16
+
+SCAN_MORE, SCAN_HANDOVER, SCAN_DUPLICATE = SCAN_MORE_, SCAN_HANDOVER_, SCAN_DUPLICATE_
+SCAN_WINDOW = SCAN_WINDOW_
+
+cdef unsigned char HOST[256]   # protocol.HOST_CANONICAL
+cdef bytes _PLAIN_CHANGEFREQS = b"\0" + b"\0".join(c.encode() for c in protocol.CHANGEFREQS) + b"\0"
+cdef bytes _PLAIN_PRIORITIES = (b"\0" + b"\0".join(sorted(p.encode() for p in protocol.PLAIN_PRIORITIES))
+                                + b"\0")
+cdef Py_ssize_t MIN_LOC_LENGTH = protocol.MIN_LOC_LENGTH
+
+
+cdef void _init_host():
+    cdef int i
+    memset(HOST, 0, 256)
+    for i in protocol.HOST_CANONICAL.encode("ascii"):
+        HOST[i] = 1
+
+
+_init_host()
+
+
+cdef inline bint _listed(bytes table, const char* p, Py_ssize_t n) noexcept:
+    """Is p[:n] one of the NUL-separated words of ``table``?"""
+    cdef const char* t = <const char*>table
+    cdef Py_ssize_t tn = PyBytes_GET_SIZE(table), i
+    for i in range(tn - n - 1):
+        if t[i] == 0 and t[i + n + 1] == 0 and memcmp(t + i + 1, p, n) == 0:
+            return True
+    return False
+
+
+cdef inline Py_ssize_t _ws(const char* b, Py_ssize_t i, Py_ssize_t end) noexcept:
+    """Skip spaces, tabs, LF and CR LF (what plain blocks have between tags)."""
+    cdef char c
+    while i < end:
+        c = b[i]
+        if c == 32 or c == 9 or c == 10:
+            i += 1
+        elif c == 13 and i + 1 < end and b[i + 1] == 10:
+            i += 2
+        else:
+            break
+    return i
+
+
+cdef inline Py_ssize_t _tag(const char* b, Py_ssize_t i, Py_ssize_t end, const char* tag,
+                            Py_ssize_t n) noexcept:
+    """Position after ``tag`` at i, or -1."""
+    if end - i >= n and memcmp(b + i, tag, n) == 0:
+        return i + n
+    return -1
+
+
+cdef inline Py_ssize_t _text(const char* b, Py_ssize_t i, Py_ssize_t end) noexcept:
+    """Position of the next '<' at or after i, or -1."""
+    cdef const char* p = <const char*>memchr(b + i, 60, end - i)
+    return -1 if p == NULL else p - b
+
+
+cdef bint _parse_w3c(const char* s, Py_ssize_t n, char* canon, Py_ssize_t* cn,
+                     int64_t* key) noexcept:
+    """Any lastmod rules.dates accepts: a date, or a time with seconds, an optional
+    fraction and Z or +-hh:mm; its canonical form and UTC-seconds key."""
+    cdef int y, mo, d, h, mi, sec, off = 0
+    cdef Py_ssize_t i
+    if n < 10 or not (_digits(s, 4) and s[4] == 45 and _digits(s + 5, 2) and s[7] == 45
+                      and _digits(s + 8, 2)):
+        return False
+    y = _num(s, 4)
+    mo = _num(s + 5, 2)
+    d = _num(s + 8, 2)
+    if not _valid_ymd(y, mo, d):
+        return False
+    memcpy(canon, s, 10)
+    if n == 10:
+        cn[0] = 10
+        key[0] = _days_from_civil(y, mo, d) * 86400
+        return True
+    if n < 20 or not (s[10] == 84 and _digits(s + 11, 2) and s[13] == 58
+                      and _digits(s + 14, 2) and s[16] == 58 and _digits(s + 17, 2)):
+        return False
+    h = _num(s + 11, 2)
+    mi = _num(s + 14, 2)
+    sec = _num(s + 17, 2)
+    i = 19
+    if s[i] == 46:  # a fraction: dropped from the canonical form
+        i += 1
+        if i >= n or not DIGIT[<unsigned char>s[i]]:
+            return False
+        while i < n and DIGIT[<unsigned char>s[i]]:
+            i += 1
+    if i == n - 1 and s[i] == 90:  # Z
+        off = 0
+    elif i == n - 6 and (s[i] == 43 or s[i] == 45) and _digits(s + i + 1, 2) and s[i + 3] == 58 \
+            and _digits(s + i + 4, 2):
+        if _num(s + i + 4, 2) > 59:
+            return False
+        off = _num(s + i + 1, 2) * 60 + _num(s + i + 4, 2)
+        if off > MAX_OFFSET_MINUTES:
+            return False
+        if s[i] == 45:
+            off = -off
+    else:
+        return False
+    if h > 23 or mi > 59 or sec > 59:
+        return False
+    memcpy(canon + 10, s + 10, 9)
+    canon[19] = 45 if off < 0 else 43
+    _put2(canon + 20, (off if off >= 0 else -off) // 60)
+    canon[22] = 58
+    _put2(canon + 23, (off if off >= 0 else -off) % 60)
+    cn[0] = 25
+    key[0] = _days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec - off * 60
+    return True
+
+
+cdef class UrlScan:
+    """See ``_scan_py.UrlScan``: the same blocks accepted, the same state kept."""
+
+    cdef LocSet seen
+    cdef readonly int file_no
+    cdef int64_t future_limit
+    cdef bytes scope
+    cdef char origin_buf[LOC_BUFFER]
+    cdef Py_ssize_t origin_len
+    cdef object long_origin
+    cdef public Py_ssize_t line
+    cdef public Py_ssize_t column
+    cdef public Py_ssize_t urls
+    cdef public Py_ssize_t dated
+    cdef char day_buf[10]
+    cdef bint has_day
+    cdef public bint many_days
+    cdef public int64_t newest_key
+    cdef char newest_buf[32]
+    cdef Py_ssize_t newest_len
+    cdef public object dup_key
+    cdef public int64_t dup_first
+    cdef public Py_ssize_t dup_line
+
+    def __init__(self, LocSet seen, int file_no, int64_t future_limit, scope, Py_ssize_t line):
+        self.seen, self.file_no, self.future_limit = seen, file_no, future_limit
+        self.scope = (scope or "").encode("ascii", "replace")
+        self.origin_len = 0
+        self.line, self.column = line, 0
+        self.urls = self.dated = 0
+        self.has_day = self.many_days = False
+        self.newest_key = -(2**62)
+        self.newest_len = 0
+        self.dup_key, self.dup_first, self.dup_line = "", -1, 0
+
+    def load(self, origin, Py_ssize_t dated, day, bint many_days, int64_t newest_key, newest,
+             Py_ssize_t line):
+        """See ``_scan_py.UrlScan.load``."""
+        cdef bytes raw
+        self.origin_len = 0
+        if origin is not None:
+            raw = origin.encode("utf-8")
+            if len(raw) < LOC_BUFFER:
+                memcpy(self.origin_buf, <const char*>raw, len(raw))
+                self.origin_len = len(raw)
+            else:
+                self.origin_len = LOC_BUFFER  # longer than any plain loc: nothing matches
+                self.long_origin = origin
+        self.dated, self.many_days, self.newest_key = dated, many_days, newest_key
+        self.has_day = day is not None
+        if self.has_day:
+            raw = day.encode("ascii")
+            if len(raw) != 10:
+                raise ValueError(f"not a day: {day!r}")
+            memcpy(self.day_buf, <const char*>raw, 10)
+        self.newest_len = 0
+        if newest is not None:
+            raw = newest.encode("ascii")
+            if len(raw) > 31:
+                raise ValueError(f"not a canonical lastmod: {newest!r}")
+            memcpy(self.newest_buf, <const char*>raw, len(raw))
+            self.newest_len = len(raw)
+        self.line, self.column = line, 0
+
+    @property
+    def origin(self):
+        if self.origin_len == 0 or self.origin_len >= LOC_BUFFER:
+            return None if self.origin_len == 0 else self.long_origin
+        return PyUnicode_DecodeUTF8(self.origin_buf, self.origin_len, NULL)
+
+    @property
+    def day(self):
+        return PyUnicode_DecodeASCII(self.day_buf, 10, NULL) if self.has_day else None
+
+    @property
+    def newest(self):
+        return PyUnicode_DecodeASCII(self.newest_buf, self.newest_len, NULL) if self.newest_len else None
+
+    cdef Py_ssize_t _loc(self, const char* raw, Py_ssize_t rn, char* out) noexcept:
+        """Decode and check a raw loc into ``out``; its length, or -1 if not plain."""
+        cdef Py_ssize_t i = 0, w = 0, host_end, k
+        cdef unsigned char c, cls
+        while i < rn:
+            c = <unsigned char>raw[i]
+            if c == 38:
+                if rn - i >= 5 and memcmp(raw + i + 1, b"amp;", 4) == 0:
+                    i += 5
+                elif rn - i >= 6 and memcmp(raw + i + 1, b"apos;", 5) == 0:
+                    c = 39
+                    i += 6
+                else:
+                    return -1
+            elif c >= 128:
+                return -1
+            else:
+                i += 1
+            if w >= MAX_LOC_LENGTH:
+                return -1
+            out[w] = <char>c
+            w += 1
+        if w < MIN_LOC_LENGTH:
+            return -1
+        if w >= 8 and memcmp(out, b"https://", 8) == 0:
+            k = 8
+        elif memcmp(out, b"http://", 7) == 0:
+            k = 7
+        else:
+            return -1
+        host_end = k
+        while host_end < w and HOST[<unsigned char>out[host_end]]:
+            host_end += 1
+        if host_end == k or host_end == w or out[host_end] != 47:
+            return -1
+        k = host_end
+        while k < w:
+            cls = CLS[<unsigned char>out[k]]
+            if cls == C_PERCENT:
+                if k + 2 >= w or not HEXU[<unsigned char>out[k + 1]] or not HEXU[<unsigned char>out[k + 2]]:
+                    return -1
+                k += 3
+            elif cls == C_BAD:
+                return -1
+            else:
+                if cls == C_AMP and _named_entity(out + k + 1, out + w):
+                    return -1
+                k += 1
+        cdef Py_ssize_t sn = PyBytes_GET_SIZE(self.scope)
+        if sn and (w < sn or memcmp(out, <const char*>self.scope, sn) != 0):
+            return -1
+        if self.origin_len:
+            if host_end != self.origin_len or memcmp(out, self.origin_buf, host_end) != 0:
+                return -1
+        return w
+
+    def scan(self, bytes buf, Py_ssize_t pos, bint final):
+        """Check plain blocks from ``buf[pos:]``; (where it stopped, SCAN_*)."""
+        cdef const char* b = PyBytes_AS_STRING(buf)
+        cdef Py_ssize_t end = PyBytes_GET_SIZE(buf)
+        cdef Py_ssize_t i, url_at, loc_at, loc_end, v, n, j, cn = 0
+        cdef Py_ssize_t lm_at, lm_end = 0, cf_at, cf_end = 0, pr_at, pr_end = 0
+        cdef Py_ssize_t breaks, last_break, url_line
+        cdef char loc[LOC_BUFFER]
+        cdef char canon[32]
+        cdef int64_t key = 0, first
+        cdef uint64_t h
+        while True:
+            lm_at = cf_at = pr_at = -1
+            # syntax: the block's extent and its values (the regex of the pure twin)
+            i = _ws(b, pos, end)
+            url_at = i
+            i = _tag(b, i, end, b"<url>", 5)
+            if i < 0:
+                return self._stop(end, pos, final)
+            i = _tag(b, _ws(b, i, end), end, b"<loc>", 5)
+            if i < 0:
+                return self._stop(end, pos, final)
+            loc_at = i
+            loc_end = _text(b, i, end)
+            if loc_end < 0:
+                return self._stop(end, pos, final)
+            i = _tag(b, loc_end, end, b"</loc>", 6)
+            if i < 0:
+                return self._stop(end, pos, final)
+            i = _ws(b, i, end)
+            j = _tag(b, i, end, b"<lastmod>", 9)
+            if j >= 0:
+                v = _text(b, j, end)
+                if v < 0 or _tag(b, v, end, b"</lastmod>", 10) < 0:
+                    return self._stop(end, pos, final)
+                lm_at, lm_end = j, v
+                i = _ws(b, v + 10, end)
+            j = _tag(b, i, end, b"<changefreq>", 12)
+            if j >= 0:
+                v = _text(b, j, end)
+                if v < 0 or _tag(b, v, end, b"</changefreq>", 13) < 0:
+                    return self._stop(end, pos, final)
+                cf_at, cf_end = j, v
+                i = _ws(b, v + 13, end)
+            j = _tag(b, i, end, b"<priority>", 10)
+            if j >= 0:
+                v = _text(b, j, end)
+                if v < 0 or _tag(b, v, end, b"</priority>", 11) < 0:
+                    return self._stop(end, pos, final)
+                pr_at, pr_end = j, v
+                i = _ws(b, v + 11, end)
+            i = _tag(b, i, end, b"</url>", 6)
+            if i < 0:
+                return self._stop(end, pos, final)
+            # rules: the values
+            if cf_at >= 0 and not _listed(_PLAIN_CHANGEFREQS, b + cf_at, cf_end - cf_at):
+                return pos, SCAN_HANDOVER_
+            if pr_at >= 0 and not _listed(_PLAIN_PRIORITIES, b + pr_at, pr_end - pr_at):
+                return pos, SCAN_HANDOVER_
+            n = self._loc(b + loc_at, loc_end - loc_at, loc)
+            if n < 0:
+                return pos, SCAN_HANDOVER_
+            if lm_at >= 0:
+                if not _parse_w3c(b + lm_at, lm_end - lm_at, canon, &cn, &key):
+                    return pos, SCAN_HANDOVER_
+                if key > self.future_limit:
+                    return pos, SCAN_HANDOVER_
+            # accepted: count it, then the duplicate check
+            if not self.origin_len:
+                j = 8 if loc[4] == 115 else 7
+                while loc[j] != 47:
+                    j += 1
+                memcpy(self.origin_buf, loc, j)
+                self.origin_len = j
+            self.urls += 1
+            if lm_at >= 0:
+                self.dated += 1
+                if not self.has_day:
+                    memcpy(self.day_buf, canon, 10)
+                    self.has_day = True
+                elif not self.many_days and memcmp(self.day_buf, canon, 10) != 0:
+                    self.many_days = True
+                if key > self.newest_key:
+                    self.newest_key = key
+                    memcpy(self.newest_buf, canon, cn)
+                    self.newest_len = cn
+            breaks = 0
+            last_break = -1
+            url_line = self.line
+            for j in range(pos, i):
+                if b[j] == 10:
+                    breaks += 1
+                    last_break = j
+                    if j < url_at:
+                        url_line += 1
+            if breaks:
+                self.line += breaks
+                self.column = i - last_break - 1
+            else:
+                self.column += i - pos
+            h = <uint64_t>_Py_HashBytes(loc, n)
+            first = self.seen.add_tagged(1 if h == 0 else h, self.file_no)
+            pos = i
+            if first >= 0:
+                self.dup_key = PyUnicode_DecodeASCII(loc, n, NULL)
+                self.dup_first = first
+                self.dup_line = url_line
+                return pos, SCAN_DUPLICATE_
+
+    cdef tuple _stop(self, Py_ssize_t end, Py_ssize_t pos, bint final):
+        if not final and end - pos < SCAN_WINDOW_:
+            return pos, SCAN_MORE_
+        return pos, SCAN_HANDOVER_

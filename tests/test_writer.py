@@ -176,15 +176,20 @@ def test_a_fast_backend_without_a_level_takes_its_closest_to_zlib_6(tmp_path):
     import subprocess
     import sys
     (tmp_path / "u.txt").write_text("".join(f"{p}\n" for p in pages(100)))
-    for backend in ("isal", "zlib-ng"):
-        done = subprocess.run([sys.executable, "-m", "sitemapkit", "write", str(tmp_path / "u.txt"),
-                               "-o", str(tmp_path / backend), "--base-url", BASE, "--gzip-backend",
-                               backend], capture_output=True, text=True)
-        assert done.returncode == 0, done.stderr
+    for backend, level in (("isal", "2"), ("zlib-ng", "6")):
+        for out, extra in ((tmp_path / backend, []), (tmp_path / f"{backend}-{level}",
+                                                      ["--gzip-level", level])):
+            done = subprocess.run([sys.executable, "-m", "sitemapkit", "write",
+                                   str(tmp_path / "u.txt"), "-o", str(out), "--base-url", BASE,
+                                   "--gzip-backend", backend, *extra],
+                                  capture_output=True, text=True)
+            assert done.returncode == 0, done.stderr
+        assert (tmp_path / backend / "sitemap.xml.gz").read_bytes() == \
+            (tmp_path / f"{backend}-{level}" / "sitemap.xml.gz").read_bytes()
     bad = subprocess.run([sys.executable, "-m", "sitemapkit", "write", str(tmp_path / "u.txt"),
                           "-o", str(tmp_path / "x"), "--base-url", BASE, "--gzip-backend",
                           "zlib-ng", "--gzip-level", "10"], capture_output=True, text=True)
-    assert bad.returncode == 2 and "its levels are 0 to 9 (5 is the one closest to zlib 6" in \
+    assert bad.returncode == 2 and "its levels are 0 to 9 (6 is the one closest to zlib 6" in \
         bad.stderr
 
 

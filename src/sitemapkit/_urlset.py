@@ -12,8 +12,12 @@ if not NO_EXTENSIONS:
             DUPLICATE,
             EXHAUSTED,
             FULL,
+            SCAN_DUPLICATE,
+            SCAN_HANDOVER,
+            SCAN_MORE,
             SLOW,
             LocSet,
+            UrlScan,
             UrlsetBuffer,
         )
 
@@ -22,6 +26,12 @@ if not NO_EXTENSIONS:
         pass
 
 if not USE_EXTENSIONS:
+    from ._scan_py import (  # type: ignore[assignment]
+        SCAN_DUPLICATE,
+        SCAN_HANDOVER,
+        SCAN_MORE,
+        UrlScan,
+    )
     from ._urlset_py import (  # type: ignore[assignment]
         ADDED,
         DUPLICATE,
@@ -44,5 +54,6 @@ def build_description() -> str:
             "(same output, slower; reinstall with a C compiler)")
 
 
-__all__ = ["ADDED", "DUPLICATE", "EXHAUSTED", "FULL", "SLOW", "LocSet", "UrlsetBuffer",
-           "USE_EXTENSIONS", "build_description"]
+__all__ = ["ADDED", "DUPLICATE", "EXHAUSTED", "FULL", "SLOW", "LocSet", "SCAN_DUPLICATE",
+           "SCAN_HANDOVER", "SCAN_MORE", "UrlScan", "UrlsetBuffer", "USE_EXTENSIONS",
+           "build_description"]

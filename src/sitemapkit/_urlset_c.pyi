@@ -59,3 +59,31 @@ class UrlsetBuffer:
         alternates: tuple[tuple[str, str], ...] | None,
     ) -> int: ...
     def getvalue(self) -> bytes: ...
+
+SCAN_MORE: int
+SCAN_HANDOVER: int
+SCAN_DUPLICATE: int
+SCAN_WINDOW: int
+
+class UrlScan:
+    file_no: int
+    line: int
+    column: int
+    urls: int
+    dated: int
+    many_days: bool
+    newest_key: int
+    dup_key: str
+    dup_first: int
+    dup_line: int
+    @property
+    def origin(self) -> str | None: ...
+    @property
+    def day(self) -> str | None: ...
+    @property
+    def newest(self) -> str | None: ...
+    def __init__(self, seen: LocSet, file_no: int, future_limit: int, scope: str | None,
+                 line: int) -> None: ...
+    def load(self, origin: str | None, dated: int, day: str | None, many_days: bool,
+             newest_key: int, newest: str | None, line: int) -> None: ...
+    def scan(self, buf: bytes, pos: int, final: bool) -> tuple[int, int]: ...

@@ -44,6 +44,8 @@ CHANGEFREQS = ("always", "hourly", "daily", "weekly", "monthly", "yearly", "neve
 MAX_UTC_OFFSET_MINUTES = 14 * 60  # xsd:dateTime allows -14:00..+14:00
 FUTURE_TOLERANCE_SECONDS = 86_400  # a lastmod may lead the clock by a day (rule 18)
 PRIORITY_DECIMALS = 3
+PLAIN_PRIORITIES = frozenset(f"{i / 10:.1f}" for i in range(11)) | {"0", "1"}
+"""priority texts valid without parsing a decimal: what nearly every sitemap holds."""
 
 # --- URLs (rules 9, 11, 13) ----------------------------------------------------
 DEFAULT_PORTS = {"http": "80", "https": "443"}
@@ -54,6 +56,8 @@ URL_KEPT = URL_UNRESERVED + URL_SUB_DELIMS + ":@/?"
 '%' is kept only as the start of an upper-case %hh."""
 URL_ENCODED = ' "<>\\^`{|}[]'
 """Printable ASCII that the writer percent-encodes in a path or query."""
+HOST_CANONICAL = string.ascii_lowercase + string.digits + ".-"
+"""A host as the writer emits it (IDNA applied, lower case): no decoding needed."""
 HEX_UPPER = "0123456789ABCDEF"
 HEX_DIGITS = "0123456789abcdefABCDEF"
 XML_SPECIALS = {"&": "&amp;", "'": "&apos;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}

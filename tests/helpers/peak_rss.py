@@ -11,12 +11,16 @@ import subprocess
 import sys
 
 LAUNCHER = """
-import os, subprocess, sys
+import os, subprocess, sys, time
+started = time.perf_counter()
 child = subprocess.Popen(sys.argv[1:])
 _, status, usage = os.wait4(child.pid, 0)
+print(f"{time.perf_counter() - started:.6f}", file=sys.stderr)
 print(usage.ru_maxrss * 1024, file=sys.stderr)
 sys.exit(os.waitstatus_to_exitcode(status))
 """
+"""The last stderr line is the child's peak RSS in bytes; the one before, its wall time
+in seconds from spawn to exit (the launcher's own start is not counted)."""
 
 
 def launcher_argv(*command: str) -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..protocol import ENTITY_IN_URL
+from ..protocol import ENTITY_IN_URL, MAX_URLS
 from .hreflang import cluster_members
 from .state import check_changefreq, check_priority
 from .urls import check_url, origin
@@ -94,3 +94,21 @@ class EntryCheck:
         key = self.loc_key(loc, "index loc")
         self.lastmod("index-lastmod")
         self.x.result.references.append((loc.strip(), key, self.x.entry_line))
+
+    def file_done(self) -> None:
+        """What the whole file shows: its entry count (rules 7, 22, 26) and a lastmod
+        spread of one day, which looks like a build date (rule 17)."""
+        x, r = self.x, self.x.result
+        count = r.urls if r.kind == "urlset" else len(r.references)
+        if r.kind == "urlset" and count > MAX_URLS:
+            x.say("error", "too-many-urls", f"{count:,} URLs; at most {MAX_URLS:,} per sitemap")
+        if r.kind == "index" and count > MAX_URLS:
+            x.say("error", "too-many-sitemaps", f"{count:,} sitemaps; at most {MAX_URLS:,} "
+                  "per index (nesting is not allowed)")
+        if count == 0 and r.kind != "broken":
+            x.say("error", "empty", f"an empty <{x.kind}>: at least one "
+                  f"<{'url' if r.kind == 'urlset' else 'sitemap'}> is required")
+        if self.dated >= 10 and not self.many_days:
+            x.state.report.add("warning", "lastmod-build-date", x.name, None,
+                               f"all {self.dated:,} lastmods fall on {self.day}: this looks "
+                               "like the build date, not each page's last change")

@@ -15,6 +15,7 @@ from .._display import shown_path
 from ..errors import UsageError
 from ..protocol import (
     DEFAULT_MAX_BYTES,
+    FUTURE_TOLERANCE_SECONDS,
     MAX_BYTES,
     MIN_MAX_BYTES,
     SITEMAP_SUFFIXES,
@@ -23,6 +24,7 @@ from ..protocol import (
 from ..rules.urls import normalize_base_url
 from ..sources.htmlmeta import html_signals, same_url
 from .findings import Report, Say, Severity
+from .scanfeed import scan_unit
 from .sitewide import check_clusters, has_html, same_content
 from .state import FileResult, RunState
 from .textfile import check_text
@@ -37,6 +39,9 @@ class ValidateOptions:
     allow_namespaces: tuple[str, ...] = ()
     check_pages: bool = True  # rule 14, when a directory and a base URL are given
     now: datetime | None = None
+    # plain <url> blocks checked by the hot unit's scan: "auto" (the active twin), "c",
+    # "py", or "off" (expat reads every element); the findings are the same
+    fast_scan: str = "auto"
 
 
 def validate(paths: Iterable[str | os.PathLike[str]],
@@ -52,8 +57,11 @@ def validate(paths: Iterable[str | os.PathLike[str]],
         raise UsageError(str(exc)) from None
     now = opts.now or datetime.now(timezone.utc)
     report = Report()
-    state = RunState(report, opts.max_bytes, int(now.timestamp()) + 86_400,
-                     frozenset(opts.allow_namespaces))
+    unit = scan_unit(opts.fast_scan)
+    state = RunState(report, opts.max_bytes, int(now.timestamp()) + FUTURE_TOLERANCE_SECONDS,
+                     frozenset(opts.allow_namespaces), scan_unit=unit)
+    if unit is not None:
+        state.seen = unit.LocSet(tagged=True)
     for given in paths:
         path = Path(given)
         if not path.exists():

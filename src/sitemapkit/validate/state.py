@@ -6,10 +6,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
+from types import ModuleType
 
 from .._urlset import LocSet
 from .._urlset_py import MAX_TAG
-from ..protocol import CHANGEFREQS
+from ..protocol import CHANGEFREQS, PLAIN_PRIORITIES
 from ..rules.dates import lastmod_key, normalize_lastmod
 from ..rules.model import EntryError
 from .findings import Report, Say
@@ -46,6 +47,9 @@ class RunState:
     cluster_lines: dict[str, tuple[str, int]] = field(default_factory=dict)
     lastmod_cache: dict[str, tuple[str, int] | None] = field(default_factory=dict)
     page_check: Callable[[str, Say], None] | None = None
+    # the hot-unit twin whose UrlScan takes plain <url> blocks (None: expat reads all);
+    # ``seen`` must come from the same twin
+    scan_unit: ModuleType | None = None
 
     def file_number(self, name: str) -> int:
         self.file_names.append(name)
@@ -54,14 +58,17 @@ class RunState:
     def check_duplicate(self, key: str, file_no: int, say: Say,
                         what: str = "loc") -> None:
         first = self.seen.first(key, file_no)
-        if first < 0:
-            return
+        if first >= 0:
+            say("error", "duplicate", self.duplicate_message(key, first, file_no, what))
+
+    def duplicate_message(self, key: str, first: int, file_no: int, what: str = "loc") -> str:
+        """Rule 15's message for ``key``, first seen in file number ``first``."""
         if first == MAX_TAG:  # the set keeps 16 bits: a file from the 65,536th on
             where = "also in an earlier file, or earlier in this one"
         else:
             where = ("earlier in this file" if first == file_no
                      else f"also in {self.file_names[first]}")
-        say("error", "duplicate", f"{what} {key!r} is listed twice ({where})")
+        return f"{what} {key!r} is listed twice ({where})"
 
     def check_lastmod(self, text: str, say: Say,
                       id_: str = "lastmod-format") -> tuple[str, int] | None:
@@ -99,9 +106,6 @@ class RunState:
         return known
 
 
-VALID_PRIORITIES = frozenset(f"{i / 10:.1f}" for i in range(11)) | {"0", "1"}
-
-
 def check_changefreq(text: str, say: Say) -> None:
     if text not in CHANGEFREQS:
         say("error", "changefreq", f"changefreq {text!r} is not one of "
@@ -109,7 +113,7 @@ def check_changefreq(text: str, say: Say) -> None:
 
 
 def check_priority(text: str, say: Say) -> None:
-    if text in VALID_PRIORITIES:
+    if text in PLAIN_PRIORITIES:
         return
     try:
         number = Decimal(text.strip())

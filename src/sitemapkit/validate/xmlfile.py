@@ -6,13 +6,11 @@ fraction of a second. Cross-file facts go to the shared ``RunState``.
 
 from __future__ import annotations
 
-import codecs
 from pathlib import Path
 from xml.parsers import expat
 
 from ..protocol import (
     LEGACY_NAMESPACES,
-    MAX_URLS,
     SITEMAP_NS,
     XHTML_NS,
 )
@@ -20,6 +18,7 @@ from .entries import EntryCheck
 from .findings import Severity
 from .hreflang import check_link
 from .reader import Content
+from .scanfeed import ScanFeed
 from .state import FileResult, RunState
 
 NS = SITEMAP_NS
@@ -39,6 +38,7 @@ class _Ended:
 
     def __init__(self, line: int) -> None:
         self.CurrentLineNumber = line
+        self.CurrentByteIndex = -1
 
 
 class XmlCheck:
@@ -59,6 +59,8 @@ class XmlCheck:
         self.order = 0
         self.field: str | None = None
         self.text: list[str] = []
+        self.loose: list[str] = []  # text outside value elements, until the next tag
+        self.entry_closed_at = -1  # parser byte index of the latest </url> or </sitemap>
         self.entry: dict[str, str] = {}
         self.loc_count = 0
         self.links: list[tuple[str, str | None, int]] = []  # hreflang, href key, line
@@ -68,6 +70,9 @@ class XmlCheck:
         self._last = ""  # the previous child element, for order messages
         self.entries = EntryCheck(self)
         self.namespace_said = False  # one message for entries outside the namespace
+
+    def line(self) -> int:
+        return self.parser.CurrentLineNumber
 
     def say(self, severity: Severity, id_: str, message: str) -> None:
         self.state.report.add(severity, id_, self.name, self.parser.CurrentLineNumber, message)
@@ -100,26 +105,18 @@ class XmlCheck:
         p.StartNamespaceDeclHandler = self.namespace_decl
         content = Content(self.path, self.state.max_bytes,
                           lambda sev, id_, msg: self.say(sev, id_, msg))
-        utf8 = codecs.getincrementaldecoder("utf-8")("strict")
-        offset = 0
+        feed = ScanFeed(self, self.state.scan_unit)
         try:
-            for chunk in content:
-                if offset == 0 and chunk.startswith(codecs.BOM_UTF8):
-                    self.say("warning", "bom", "starts with a UTF-8 byte-order mark")
-                try:
-                    utf8.decode(chunk)
-                except UnicodeDecodeError as exc:
-                    self.say("error", "encoding", f"bytes at offset {offset + exc.start:,} are "
-                             "not valid UTF-8; sitemaps must be UTF-8")
-                    return self.result
-                offset += len(chunk)
-                p.Parse(chunk, False)
+            if not feed.read(content):
+                return self.result
             if content.stopped:
                 return self._stopped()
             p.Parse(b"", True)
         except _Stop:
+            feed.settle()
             return self.result
         except expat.ExpatError as exc:
+            feed.settle()
             if content.stopped:
                 return self._stopped()
             self.say("error", "not-well-formed", f"not well-formed XML: "
@@ -137,21 +134,7 @@ class XmlCheck:
     def finish(self) -> None:
         r = self.result
         r.kind = {"urlset": "urlset", "sitemapindex": "index"}.get(self.kind, "broken")
-        count = r.urls if r.kind == "urlset" else len(r.references)
-        if r.kind == "urlset" and count > MAX_URLS:
-            self.say("error", "too-many-urls", f"{count:,} URLs; at most {MAX_URLS:,} per "
-                     "sitemap")
-        if r.kind == "index" and count > MAX_URLS:
-            self.say("error", "too-many-sitemaps", f"{count:,} sitemaps; at most {MAX_URLS:,} "
-                     "per index (nesting is not allowed)")
-        if count == 0 and r.kind != "broken":
-            self.say("error", "empty", f"an empty <{self.kind}>: at least one "
-                     f"<{'url' if r.kind == 'urlset' else 'sitemap'}> is required")
-        if self.entries.dated >= 10 and not self.entries.many_days:
-            day = self.entries.day
-            self.state.report.add("warning", "lastmod-build-date", self.name, None,
-                                  f"all {self.entries.dated:,} lastmods fall on {day}: this looks "
-                                  "like the build date, not each page's last change")
+        self.entries.file_done()
         self.state.report.urls += r.urls
 
     # --- expat callbacks ----------------------------------------------------
@@ -174,6 +157,8 @@ class XmlCheck:
                      "declare extension namespaces on the root element")
 
     def start(self, name: str, attrs: dict[str, str]) -> None:
+        if self.loose:
+            self.loose_text()
         self.depth += 1
         depth = self.depth
         if self.skip_depth:
@@ -260,14 +245,29 @@ class XmlCheck:
     def chars(self, data: str) -> None:
         if self.field is not None:
             self.text.append(data)
-        elif self.depth <= 2 and not self.skip_depth and data.strip():
-            self.say("error", "unexpected-element", f"text {data.strip()[:40]!r} outside "
-                     "any value element")
-        elif self.skip_depth and self.depth == self.link_depth and data.strip():
+        elif (self.depth <= 2 and not self.skip_depth
+              or self.skip_depth and self.depth == self.link_depth):
+            self.loose.append(data)
+
+    def loose_text(self) -> None:
+        """Text outside any value element, said once per run of text (at the tag that
+        ends it), however the reads split it."""
+        text = "".join(self.loose).strip()
+        self.loose = []
+        if not text:
+            return
+        if self.skip_depth:
             self.say("error", "extension", "xhtml:link must be empty")
+        else:
+            self.say("error", "unexpected-element", f"text {text[:40]!r} outside any value "
+                     "element")
 
     def end(self, name: str) -> None:
+        if self.loose:
+            self.loose_text()
         depth = self.depth
+        if depth == 2:  # where the fast scan may pick up again (see scanfeed)
+            self.entry_closed_at = self.parser.CurrentByteIndex
         self.depth -= 1
         if self.skip_depth:
             if depth == self.skip_depth:

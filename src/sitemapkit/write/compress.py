@@ -12,9 +12,11 @@ from typing import Any
 
 BACKENDS = ("zlib", "isal", "zlib-ng")
 LEVELS = {"zlib": range(10), "isal": range(4), "zlib-ng": range(10)}
-# Each backend's level closest to zlib 6's output size on sitemap XML: isal 3 is +7%
-# (2.7x faster), zlib-ng 5 is +0.5% (2.7x faster), measured on 50,000-URL shards.
-DEFAULT_LEVEL = {"zlib": 6, "isal": 3, "zlib-ng": 5}
+# Each backend's level closest to zlib 6's output size on sitemap XML, measured on the
+# CLI benchmark's mix and on a 50,000-URL shard with changefreq, priority and hreflang:
+# zlib-ng 6 is +0.8% / +0.4% (zlib-ng 5: +5.0% / +1.3%); isal 2 is +15.6% / +5.6%
+# (isal 3: +16.2% / +12.9%). Same output format; both release the GIL.
+DEFAULT_LEVEL = {"zlib": 6, "isal": 2, "zlib-ng": 6}
 _FAST = {"isal": ("isal", "isal_zlib"), "zlib-ng": ("zlib_ng", "zlib_ng")}
 
 

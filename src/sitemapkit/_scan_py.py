@@ -1,0 +1,171 @@
+"""Reference twin of the validator's fast scan: runs of plain ``<url>`` blocks checked
+in one pass over the bytes, with no parser callback per element.
+
+A block is *plain* when its syntax is the common one (``<url>``, ``<loc>``, then any
+of ``<lastmod>``, ``<changefreq>``, ``<priority>`` in order, no attributes, no
+extensions, whitespace between tags) and every rule it touches passes without a
+finding. The scan stops at the first block that is not plain and the XML check
+(expat) takes over there with the line and column numbers it would have had, so the
+findings are the same with or without the scan; only a duplicate loc is reported
+from here, because it is common and needs nothing but the line.
+``ext/_urlset_c.pyx`` (``UrlScan``) makes the same decisions in C.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Protocol
+
+from ._urlset_py import LocSet
+from .protocol import (
+    CHANGEFREQS,
+    ENTITY_IN_URL,
+    HOST_CANONICAL,
+    MAX_LOC_LENGTH,
+    MIN_LOC_LENGTH,
+    PLAIN_PRIORITIES,
+    canonical_tail_pattern,
+)
+from .rules.dates import lastmod_key, normalize_lastmod
+from .rules.model import EntryError
+
+__all__ = ["SCAN_DUPLICATE", "SCAN_HANDOVER", "SCAN_MORE", "SCAN_WINDOW", "LocSet", "UrlScan"]
+
+SCAN_MORE, SCAN_HANDOVER, SCAN_DUPLICATE = 0, 1, 2
+# An unfinished block shorter than this waits for more bytes; a longer one is not plain.
+SCAN_WINDOW = 1 << 16
+
+_WS = rb"(?:[ \t\n]|\r\n)*"
+_BLOCK = re.compile(
+    _WS + rb"<url>" + _WS + rb"<loc>([^<]*)</loc>" + _WS
+    + rb"(?:<lastmod>([^<]*)</lastmod>" + _WS + rb")?"
+    + rb"(?:<changefreq>([^<]*)</changefreq>" + _WS + rb")?"
+    + rb"(?:<priority>([^<]*)</priority>" + _WS + rb")?"
+    + rb"</url>")
+_RAW_LOC = re.compile(rb"(?:[\x00-\x25\x27-\x7f]|&amp;|&apos;)*")  # ASCII; '&' only as two entities
+_LOC = re.compile("https?://[" + re.escape(HOST_CANONICAL) + "]+/" + canonical_tail_pattern())
+_LASTMOD = re.compile(rb"[0-9]{4}-[0-9]{2}-[0-9]{2}(?:T[0-9:]{8}(?:\.[0-9]+)?(?:Z|[+-][0-9:]{5}))?")
+_CHANGEFREQS = frozenset(c.encode() for c in CHANGEFREQS)
+_PRIORITIES = frozenset(p.encode() for p in PLAIN_PRIORITIES)
+
+
+class Seen(Protocol):
+    def first(self, key: str, tag: int) -> int: ...
+
+
+class UrlScan:
+    """The scan of one ``<urlset>`` file, and what it learned (read back by the check)."""
+
+    def __init__(self, seen: Seen, file_no: int, future_limit: int, scope: str | None,
+                 line: int) -> None:
+        self.seen, self.file_no, self.future_limit = seen, file_no, future_limit
+        self.scope = scope or ""
+        self.origin: str | None = None  # scheme://host of the file's first loc
+        self.line = line  # the line number at the scan position
+        self.column = 0  # bytes since the last line break, or since the scan began
+        self.urls = 0
+        self.dated = 0
+        self.day: str | None = None  # the calendar day of every lastmod, while only one
+        self.many_days = False
+        self.newest_key = -(2**62)
+        self.newest: str | None = None
+        self.dup_key, self.dup_first, self.dup_line = "", -1, 0
+        self._lastmods: dict[bytes, tuple[str, int] | None] = {}
+
+    def load(self, origin: str | None, dated: int, day: str | None, many_days: bool,
+             newest_key: int, newest: str | None, line: int) -> None:
+        """Carry on after the XML check read a block: its view of the file, and the line
+        (the column starts again at 0: the check's parser is exactly there)."""
+        self.origin, self.dated, self.day, self.many_days = origin, dated, day, many_days
+        self.newest_key, self.newest = newest_key, newest
+        self.line, self.column = line, 0
+
+    def scan(self, buf: bytes, pos: int, final: bool) -> tuple[int, int]:
+        """Check plain blocks from ``buf[pos:]``; (where it stopped, SCAN_*)."""
+        match = _BLOCK.match
+        while True:
+            m = match(buf, pos)
+            if m is None:
+                more = not final and len(buf) - pos < SCAN_WINDOW
+                return pos, SCAN_MORE if more else SCAN_HANDOVER
+            found = self._entry(m[1], m[2], m[3], m[4])
+            if found is None:
+                return pos, SCAN_HANDOVER
+            loc, lastmod = found
+            end = m.end()
+            url_line = self.line + buf.count(b"\n", pos, buf.find(b"<url>", pos))
+            self._count(lastmod)
+            self._advance(buf, pos, end)
+            first = self.seen.first(loc, self.file_no)
+            pos = end
+            if first >= 0:
+                self.dup_key, self.dup_first, self.dup_line = loc, first, url_line
+                return pos, SCAN_DUPLICATE
+
+    def _entry(self, raw_loc: bytes, raw_lastmod: bytes | None, changefreq: bytes | None,
+               priority: bytes | None) -> tuple[str, tuple[str, int] | None] | None:
+        """(loc, (canonical lastmod, key) or None) of a block that breaks no rule."""
+        if changefreq is not None and changefreq not in _CHANGEFREQS:
+            return None
+        if priority is not None and priority not in _PRIORITIES:
+            return None
+        if not _RAW_LOC.fullmatch(raw_loc):
+            return None
+        loc = raw_loc.decode("ascii").replace("&apos;", "'").replace("&amp;", "&")
+        if not (MIN_LOC_LENGTH <= len(loc) <= MAX_LOC_LENGTH and _LOC.fullmatch(loc)):
+            return None
+        if "&" in loc and ENTITY_IN_URL.search(loc):
+            return None
+        if not loc.startswith(self.scope):
+            return None
+        if self.origin is not None and not (loc.startswith(self.origin)
+                                            and loc[len(self.origin)] == "/"):
+            return None
+        lastmod = None
+        if raw_lastmod is not None:
+            lastmod = self._lastmod(raw_lastmod)
+            if lastmod is None or lastmod[1] > self.future_limit:
+                return None
+        if self.origin is None:
+            self.origin = loc[: loc.index("/", loc.index("://") + 3)]
+        return loc, lastmod
+
+    def _lastmod(self, raw: bytes) -> tuple[str, int] | None:
+        try:
+            return self._lastmods[raw]
+        except KeyError:
+            pass
+        known = None
+        if _LASTMOD.fullmatch(raw):
+            try:
+                canonical = normalize_lastmod(raw.decode("ascii"), None)
+            except EntryError:
+                pass
+            else:
+                assert canonical is not None
+                known = (canonical, lastmod_key(canonical))
+        if len(self._lastmods) < 100_000:
+            self._lastmods[raw] = known
+        return known
+
+    def _count(self, lastmod: tuple[str, int] | None) -> None:
+        self.urls += 1
+        if lastmod is None:
+            return
+        canonical, key = lastmod
+        self.dated += 1
+        if self.day is None:
+            self.day = canonical[:10]
+        elif not self.many_days and canonical[:10] != self.day:
+            self.many_days = True
+        if key > self.newest_key:
+            self.newest_key, self.newest = key, canonical
+
+    def _advance(self, buf: bytes, start: int, end: int) -> None:
+        """Line and column after ``buf[start:end]`` (a line break is LF or CR LF)."""
+        breaks = buf.count(b"\n", start, end)
+        if breaks:
+            self.line += breaks
+            self.column = end - buf.rfind(b"\n", start, end) - 1
+        else:
+            self.column += end - start

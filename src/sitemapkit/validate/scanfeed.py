@@ -1,0 +1,205 @@
+"""Feed one file's bytes to its XML check, letting the hot unit's scan take the plain
+``<url>`` blocks (see ``_scan_py``): expat reads the root element and whatever the
+scan hands over, so a file's findings do not depend on whether the scan ran.
+
+Where the scan hands over, expat is first fed blanks with the skipped bytes' line
+breaks and trailing column, so its line and column numbers stay the file's own.
+"""
+
+from __future__ import annotations
+
+import codecs
+import importlib
+import re
+from collections.abc import Iterable
+from types import ModuleType
+from typing import TYPE_CHECKING
+from xml.parsers import expat
+
+from .._scan_py import UrlScan
+from ..errors import UsageError
+from ..protocol import SITEMAP_NS
+
+if TYPE_CHECKING:
+    from .xmlfile import XmlCheck
+
+# An XML declaration, then the <urlset> start tag; its attributes are read below.
+_HEAD = re.compile(
+    rb"(?:\xef\xbb\xbf)?(?:<\?xml[^<>]*\?>)?[ \t\r\n]*<urlset((?:[ \t\r\n]+[^\s=<>/]+[ \t\r\n]*="
+    rb"[ \t\r\n]*(?:\"[^\"<]*\"|'[^'<]*'))*)[ \t\r\n]*>")
+_ATTR = re.compile(rb"([^\s=]+)[ \t\r\n]*=[ \t\r\n]*(?:\"([^\"]*)\"|'([^']*)')")
+_NS = SITEMAP_NS.encode()
+HEAD_LIMIT = 1 << 14  # a start tag longer than this is left to expat
+RESUME_LIMIT = 1 << 20  # a block longer than this leaves the rest of the file to expat
+
+
+SCAN_UNITS = {"auto": "sitemapkit._urlset", "c": "sitemapkit._urlset_c",
+              "py": "sitemapkit._scan_py", "off": ""}
+
+
+def scan_unit(choice: str) -> ModuleType | None:
+    """The hot-unit twin a ``fast_scan`` choice names (None: expat reads everything)."""
+    if choice not in SCAN_UNITS:
+        raise UsageError(f"fast_scan must be one of {', '.join(SCAN_UNITS)}, not {choice!r}")
+    name = SCAN_UNITS[choice]
+    return importlib.import_module(name) if name else None
+
+
+class ScanFeed:
+    """``push`` each chunk in order, then ``push(b"", final=True)``; ``settle`` copies
+    what the scan learned into the check before anything else reads it."""
+
+    def __init__(self, check: XmlCheck, hot: ModuleType | None) -> None:
+        self.check = check
+        self.hot = hot
+        self.mode = "head" if hot is not None and check.state.page_check is None else "expat"
+        self.pending = b""
+        self.scan: UrlScan | None = None  # or the C twin's, which has the same surface
+        self.start_line = 0  # the line where the parser stopped reading, for the blanks
+        self.fed = 0  # bytes given to the parser
+
+    def read(self, chunks: Iterable[bytes]) -> bool:
+        """Check UTF-8 and feed every chunk; False after an encoding error (reported,
+        with the line of the bad bytes, once the parser has read what came before)."""
+        c = self.check
+        utf8 = codecs.getincrementaldecoder("utf-8")("strict")
+        offset = lines = 0
+        for chunk in chunks:
+            if offset == 0 and chunk.startswith(codecs.BOM_UTF8):
+                c.say("warning", "bom", "starts with a UTF-8 byte-order mark")
+            if not (chunk.isascii() and not utf8.getstate()[0]):
+                try:
+                    utf8.decode(chunk)
+                except UnicodeDecodeError as exc:
+                    self.push(b"", True)
+                    line = lines + chunk.count(b"\n", 0, max(exc.start, 0)) + 1
+                    c.state.report.add("error", "encoding", c.name, line, f"bytes at offset "
+                                       f"{offset + exc.start:,} are not valid UTF-8; "
+                                       "sitemaps must be UTF-8")
+                    c.result.errors += 1
+                    self.settle()
+                    return False
+            offset += len(chunk)
+            lines += chunk.count(b"\n")
+            self.push(chunk, False)
+        self.push(b"", True)  # no more bytes (all of them, or all before a stop)
+        self.settle()
+        return True
+
+    def _parse(self, data: bytes) -> None:
+        parser = self.check.parser
+        assert isinstance(parser, expat.XMLParserType)
+        self.fed += len(data)
+        parser.Parse(data, False)
+
+    def push(self, chunk: bytes, final: bool) -> None:
+        if self.mode == "expat":
+            self._parse(chunk)
+            return
+        buf = self.pending + chunk if self.pending else chunk
+        self.pending = b""
+        pos = 0
+        if self.mode == "head":
+            m = _HEAD.match(buf)
+            if m is None:
+                if not final and len(buf) < HEAD_LIMIT:
+                    self.pending = buf  # the start tag may not be complete yet
+                else:
+                    self._to_expat(buf)
+                return
+            self._parse(buf[: m.end()])
+            if not self._may_scan(m[1]):
+                self._to_expat(buf[m.end():])
+                return
+            assert self.hot is not None
+            c = self.check
+            self.start_line = c.line()
+            self.scan = self.hot.UrlScan(c.state.seen, c.file_no, c.state.future_limit,
+                                         c.scope, self.start_line)
+            self.mode = "scan"
+            pos = m.end()
+        self._scan(buf, pos, final)
+
+    def _may_scan(self, attrs: bytes) -> bool:
+        """The root is <urlset> in the sitemap namespace, as the check saw it too."""
+        c = self.check
+        if c.kind != "urlset" or c.depth != 1 or c.namespace_said or c.skip_depth:
+            return False
+        found = {name: double or single for name, double, single in _ATTR.findall(attrs)}
+        return found.get(b"xmlns") == _NS
+
+    def _scan(self, buf: bytes, pos: int, final: bool) -> None:
+        hot, scan = self.hot, self.scan
+        assert hot is not None and scan is not None
+        while True:
+            pos, status = scan.scan(buf, pos, final)
+            if status == hot.SCAN_DUPLICATE:
+                self._duplicate()
+                continue
+            if status == hot.SCAN_MORE:
+                self.pending = buf[pos:]
+                return
+            # Not plain: the parser reads up to the block's </url>, then the scan goes on
+            # if the parser is back between entries.
+            close = buf.find(b"</url>", pos)
+            if close < 0:
+                if final or len(buf) - pos >= RESUME_LIMIT:
+                    self._give(buf[pos:])
+                    self.mode = "expat"
+                else:
+                    self.pending = buf[pos:]  # the block's end is in a later chunk
+                return
+            close += len(b"</url>")
+            self._give(buf[pos:close])
+            if not self._between_entries():
+                self._to_expat(buf[close:])
+                return
+            self._resume()
+            pos = close
+
+    def _duplicate(self) -> None:
+        c, scan = self.check, self.scan
+        assert scan is not None
+        message = c.state.duplicate_message(scan.dup_key, scan.dup_first, c.file_no)
+        c.state.report.add("error", "duplicate", c.name, scan.dup_line, message)
+        c.result.errors += 1
+
+    def _give(self, data: bytes) -> None:
+        """The parser reads ``data`` where the scan stopped: first blanks with the scanned
+        bytes' line breaks and trailing column, so its positions stay the file's own."""
+        scan = self.scan
+        assert scan is not None
+        self.settle()
+        self._parse(b"\n" * (scan.line - self.start_line) + b" " * scan.column + data)
+
+    def _between_entries(self) -> bool:
+        """The parser's last event was the </url> just given, at <urlset> level."""
+        c = self.check
+        return (c.depth == 1 and not c.skip_depth and c.field is None
+                and c.entry_closed_at == self.fed - len(b"</url>"))
+
+    def _resume(self) -> None:
+        c, e, scan = self.check, self.check.entries, self.scan
+        assert scan is not None
+        scan.load(e.origin, e.dated, e.day, e.many_days, e.newest_key,
+                  c.result.newest_lastmod, c.line())
+        self.start_line = scan.line
+        self.mode = "scan"
+
+    def _to_expat(self, rest: bytes) -> None:
+        self.mode = "expat"
+        self._parse(rest)
+
+    def settle(self) -> None:
+        """Copy the scan's counts and file facts into the check (once per scanned run)."""
+        scan, c = self.scan, self.check
+        if scan is None or self.mode != "scan":
+            return
+        self.mode = "settled"
+        e = c.entries
+        c.result.urls += scan.urls
+        scan.urls = 0
+        e.origin = scan.origin
+        e.dated, e.day, e.many_days = scan.dated, scan.day, scan.many_days
+        e.newest_key = scan.newest_key
+        c.result.newest_lastmod = scan.newest
