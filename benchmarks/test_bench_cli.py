@@ -33,7 +33,16 @@ HERE = Path(__file__).parent
 
 @pytest.fixture(scope="module")
 def inputs(tmp_path_factory):
-    return write_inputs(tmp_path_factory.mktemp("cli-inputs"), N)
+    folder = tmp_path_factory.mktemp("cli-inputs")
+    paths = write_inputs(folder, N)
+    # the floor's input: sitemapkit's own shards for urls.tsv, uncompressed
+    subprocess.run(sitemapkit(paths["tsv"], folder / "written"), check=True)
+    (folder / "xml").mkdir()
+    for shard in (folder / "written").glob("*.xml.gz"):  # shards, or a one-file set's copy
+        (folder / "xml" / shard.name.removesuffix(".gz")).write_bytes(
+            gzip.decompress(shard.read_bytes()))
+    paths["xml"] = folder / "xml"
+    return paths
 
 
 def sitemapkit(path: Path, out: Path, *extra: str) -> list[str]:
@@ -64,6 +73,8 @@ def test_cli_against_baselines(inputs, tmp_path):
         "ElementTree (tsv)": lambda o: baseline("etree", inputs["tsv"], o),
         "lxml (tsv)": lambda o: baseline("lxml", inputs["tsv"], o),
         "tuned pure Python, 2 threads (tsv)": lambda o: baseline("tuned", inputs["tsv"], o),
+        "floor: gzip of the same shards only, 2 threads":
+            lambda o: baseline("floor", inputs["xml"], o),
         "sitemapkit tsv": lambda o: sitemapkit(inputs["tsv"], o),
         "sitemapkit csv (4 columns)": lambda o: sitemapkit(inputs["csv"], o),
         "sitemapkit jsonl (4 keys)": lambda o: sitemapkit(inputs["jsonl"], o),
@@ -108,6 +119,10 @@ def test_cli_against_baselines(inputs, tmp_path):
     ]:
         goal = f" (target >= {target}x)" if target else ""
         NOTES.append(f"  {label:44s} {med[slow] / med[fast]:6.2f}x{goal}")
+    floor = med["floor: gzip of the same shards only, 2 threads"]
+    NOTES.append(f"  {'tuned pure / floor (best any writer can do)':44s} "
+                 f"{med['tuned pure Python, 2 threads (tsv)'] / floor:6.2f}x")
+    NOTES.append(f"  {'sitemapkit tsv / floor':44s} {tsv / floor:6.2f}x")
     for name in ("sitemapkit csv (4 columns)", "sitemapkit jsonl (4 keys)", "sitemapkit text"):
         NOTES.append(f"  {name + ' / tsv':44s} {med[name] / tsv:6.2f}x (target <= 1.3x)")
     alone = med["sitemapkit tsv loc only"]

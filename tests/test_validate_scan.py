@@ -26,6 +26,7 @@ NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 XHTML = "http://www.w3.org/1999/xhtml"
 NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
 B = "https://example.com/docs/"
+TWINS = [pytest.param("c", marks=pytest.mark.c_extension), "py"]
 
 HEADS = [
     f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}">',
@@ -227,11 +228,8 @@ def plain_set(n: int, start: int = 0) -> str:
     return f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}">\n{body}</urlset>\n'
 
 
-@pytest.mark.parametrize("unit", ["c", "py"])
-def test_a_late_problem_keeps_its_line_and_column(tmp_path: Path, unit: str,
-                                                  request: pytest.FixtureRequest) -> None:
-    if unit not in units(request):
-        pytest.skip("the C twin is not under test in the pure leg")
+@pytest.mark.parametrize("unit", TWINS)
+def test_a_late_problem_keeps_its_line_and_column(tmp_path: Path, unit: str) -> None:
     text = plain_set(3000).replace(f"<loc>{B}p/2999</loc>", f"<loc>{B}p/2999</lox>")
     found = {}
     for name, body in (("lines", text), ("one-line", text.replace("\n", ""))):
@@ -248,11 +246,8 @@ def test_a_late_problem_keeps_its_line_and_column(tmp_path: Path, unit: str,
         [(1, f"not well-formed XML: mismatched tag at line 1, column 244950 {why}")], 2999)
 
 
-@pytest.mark.parametrize("unit", ["c", "py"])
-def test_duplicates_across_scanned_files_name_the_first_file(
-        tmp_path: Path, unit: str, request: pytest.FixtureRequest) -> None:
-    if unit not in units(request):
-        pytest.skip("the C twin is not under test in the pure leg")
+@pytest.mark.parametrize("unit", TWINS)
+def test_duplicates_across_scanned_files_name_the_first_file(tmp_path: Path, unit: str) -> None:
     (tmp_path / "sitemap-1.xml").write_text(plain_set(100))
     (tmp_path / "sitemap-2.xml").write_text(plain_set(100, start=90))
     report = validate([tmp_path], ValidateOptions(now=NOW, fast_scan=unit))
@@ -263,10 +258,9 @@ def test_duplicates_across_scanned_files_name_the_first_file(
     assert report.urls == 200
 
 
-def test_scan_keys_are_the_set_keys_expat_uses(request: pytest.FixtureRequest) -> None:
+@pytest.mark.c_extension
+def test_scan_keys_are_the_set_keys_expat_uses() -> None:
     """The C scan hashes decoded bytes; a key it stored must be found as a str."""
-    if "c" not in units(request):
-        pytest.skip("the C twin is not under test in the pure leg")
     from sitemapkit import _urlset_c
     seen = _urlset_c.LocSet(tagged=True)
     scan = _urlset_c.UrlScan(seen, 0, 2**40, None, 1)

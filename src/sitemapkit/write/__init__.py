@@ -48,7 +48,7 @@ def write_sitemaps(
     opts, prefix = resolve(options, overrides, base_url)
     impl = _impl or _urlset
     out = output.prepare_dir(out_dir, opts.follow_symlink)
-    workers = opts.workers or min(2, os.cpu_count() or 1)
+    workers = opts.workers or 1  # filled by resolve()
     with output.locked(out, opts.lock_timeout), ThreadPoolExecutor(workers) as pool:
         previous = previous_set(LocalStorage(out, opts.fsync), opts)
         output.remove_stale_temps(out, previous)

@@ -121,7 +121,7 @@ def write_partition(entries: Iterable[object], out: str | os.PathLike[str], base
                           "partitioned writes")
     storage = open_storage(out, fsync=opts.fsync, follow_symlink=opts.follow_symlink,
                            storage_options=storage_options)
-    workers = opts.workers or min(2, os.cpu_count() or 1)
+    workers = opts.workers or 1  # filled by resolve()
     with ThreadPoolExecutor(workers) as pool:
         run = _PartitionStream(storage, partition_id, prefix, opts, _impl or _urlset, pool,
                                workers)
