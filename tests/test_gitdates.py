@@ -117,6 +117,26 @@ def test_merges_and_a_file_changed_only_on_a_branch(repo):
     assert iso(result.get(paths[0])) == "2024-04-01T10:00:00+02:00"
 
 
+def test_an_octopus_merge_sends_each_page_to_the_parent_it_came_from(repo):
+    """Three branches merged at once: a page changed only on the third keeps that
+    branch's date (the walk once assumed the second parent and found an older one)."""
+    base = "2024-05-01T00:00:00Z"
+    repo.commit(base, {f"docs/{n}.md": _lines(n) for n in ("a", "b", "c", "d")})
+    for number, name in enumerate(("b", "c", "d"), 2):
+        repo.git("checkout", "-q", "-b", f"topic-{name}", "main")
+        repo.commit(f"2024-05-0{number}T00:00:00Z", {f"docs/{name}.md": _lines(name + "2")})
+    repo.git("checkout", "-q", "main")
+    repo.git("merge", "-q", "--no-ff", "topic-b", "topic-c", "topic-d", "-m", "octopus",
+             env={"GIT_COMMITTER_DATE": "2024-05-09T00:00:00Z",
+                  "GIT_AUTHOR_DATE": "2024-05-09T00:00:00Z"})
+    assert len(repo.git("rev-list", "--min-parents=4", "HEAD").split()) == 1
+    result = git_dates([repo.root / f"docs/{n}.md" for n in "abcd"])
+    got = {n: iso(result.get(repo.root / f"docs/{n}.md")) for n in "abcd"}
+    assert got == {n: reference_date(repo.root, f"docs/{n}.md") for n in "abcd"} == {
+        "a": "2024-05-01T00:00:00+00:00", "b": "2024-05-02T00:00:00+00:00",
+        "c": "2024-05-03T00:00:00+00:00", "d": "2024-05-04T00:00:00+00:00"}
+
+
 def test_untracked_dirty_and_ignored_files_follow_their_policies(repo):
     repo.commit("2024-01-01T00:00:00Z", {"docs/dirty.md": "x", ".gitignore": "docs/gen.md\n"})
     repo.write("docs/dirty.md", "edited")

@@ -151,6 +151,19 @@ class Combined:
         return self.done.pop(merge)
 
 
+def changed_between(spec: WalkSpec, parent: str, commit: str) -> set[str]:
+    """Every path whose content differs between two commits (one ``git diff-tree``):
+    which parent of an octopus merge a page's content came through."""
+    done = subprocess.run(git_command(spec.git, "diff-tree", "-r", "-z", "--no-renames",
+                                      "--name-only", parent, commit),
+                          cwd=spec.root, capture_output=True, check=False)
+    if done.returncode != 0:
+        words = done.stderr.decode(errors="replace").strip().splitlines()
+        raise GitFailed(f"git diff-tree {parent} {commit} failed: "
+                        f"{words[-1] if words else done.returncode}")
+    return {os.fsdecode(p) for p in done.stdout.split(b"\0") if p}
+
+
 def whole_tree_changes(spec: WalkSpec, commits: list[str]) -> dict[str, Changes]:
     """Each commit's whole-tree changes, from one ``git diff-tree --stdin``."""
     args = ["diff-tree", "--stdin", "-r", "-z", "--root", "--name-status",

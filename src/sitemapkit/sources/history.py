@@ -29,6 +29,7 @@ from .gitlog import (
     Group,
     Stream,
     WalkSpec,
+    changed_between,
     commits_waited_at,
     git_command,
     whole_tree_changes,
@@ -104,7 +105,7 @@ def walk(spec: WalkSpec, revs: list[str], start: dict[str, Group]) -> WalkResult
     finally:
         main.close()
         combined.close()
-    out.calls = 1 + (combined.stream is not None)
+    out.calls += 1 + (combined.stream is not None)  # octopus merges may have added some
     return out
 
 
@@ -149,8 +150,8 @@ def _merge(out: WalkResult, group: Group, parents: list[str],
            changes: dict[str, tuple[str, str | None]], combined: Combined, commit: str,
            when: str, ignored: bool) -> None:
     """A merge: unchanged against the first parent -> follow it; differing from every
-    parent -> the merge made it; else it came from another parent (git follows the first
-    one it is unchanged against; for octopus merges the second parent is assumed)."""
+    parent -> the merge made it; else it came from another parent: the first one it is
+    unchanged against, as git follows (an octopus merge asks git which, once)."""
     other: Group = {}
     moved: Group = {}
     made_here: set[str] | None = None
@@ -170,8 +171,27 @@ def _merge(out: WalkResult, group: Group, parents: list[str],
     _join(group, moved)
     if group:
         arrive(out.waiting, parents[0], group)
-    if other:
+    if other and len(parents) == 2:
         arrive(out.waiting, parents[1], other)
+    elif other:
+        _octopus(out, other, parents, combined.spec, commit, when)
+
+
+def _octopus(out: WalkResult, other: Group, parents: list[str], spec: WalkSpec,
+             commit: str, when: str) -> None:
+    """Send each page to the first non-first parent it is unchanged against."""
+    for parent in parents[1:]:
+        changed = changed_between(spec, parent, commit)
+        out.calls += 1
+        same = {path: targets for path, targets in other.items() if path not in changed}
+        if same:
+            arrive(out.waiting, parent, same)
+            other = {path: targets for path, targets in other.items() if path in changed}
+        if not other:
+            return
+    for targets in other.values():  # unchanged against none: git shows the merge itself
+        for target in targets:
+            out.dates[target] = when
 
 
 def _join(into: Group, more: Group) -> None:
