@@ -15,7 +15,6 @@ import html
 import json
 import os
 import re
-import secrets
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -92,7 +91,7 @@ def locked(out_dir: Path, timeout: float) -> Iterator[None]:
 
 
 def temp_path(out_dir: Path, name: str) -> Path:
-    return out_dir / f"{TMP_PREFIX}{os.getpid()}-{secrets.token_hex(4)}-{name}"
+    return out_dir / f"{TMP_PREFIX}{os.getpid()}-{os.urandom(4).hex()}-{name}"
 
 
 def write_file(path: Path, data: bytes, fsync: bool) -> None:
