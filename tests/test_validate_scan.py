@@ -273,3 +273,11 @@ def test_unknown_fast_scan_choice_is_refused(tmp_path: Path) -> None:
     from sitemapkit.errors import UsageError
     with pytest.raises(UsageError, match="fast_scan must be one of auto, c, py, off"):
         validate([tmp_path], ValidateOptions(fast_scan="fast"))
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 5, 1 << 20])
+def test_a_byte_order_mark_is_seen_however_the_reads_split_it(tmp_path: Path, chunk: int) -> None:
+    (tmp_path / "sitemap.xml").write_bytes(b"\xef\xbb\xbf" + plain_set(3).encode())
+    with mock.patch.object(reader_module, "CHUNK", chunk):
+        report = validate([tmp_path], ValidateOptions(now=NOW))
+    assert [(f.id, f.line) for f in report.findings] == [("bom", 1)]

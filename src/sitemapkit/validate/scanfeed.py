@@ -64,9 +64,12 @@ class ScanFeed:
         c = self.check
         utf8 = codecs.getincrementaldecoder("utf-8")("strict")
         offset = lines = 0
+        start = b""  # the first bytes, however the reads split them
         for chunk in chunks:
-            if offset == 0 and chunk.startswith(codecs.BOM_UTF8):
-                c.say("warning", "bom", "starts with a UTF-8 byte-order mark")
+            if len(start) < len(codecs.BOM_UTF8):
+                start += chunk[: len(codecs.BOM_UTF8) - len(start)]
+                if start == codecs.BOM_UTF8:
+                    c.say("warning", "bom", "starts with a UTF-8 byte-order mark")
             if not (chunk.isascii() and not utf8.getstate()[0]):
                 try:
                     utf8.decode(chunk)
