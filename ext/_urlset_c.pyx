@@ -1407,6 +1407,23 @@ cdef inline Py_ssize_t _text(const char* b, Py_ssize_t i, Py_ssize_t end) noexce
     return -1 if p == NULL else p - b
 
 
+cdef inline Py_ssize_t _element(const char* b, Py_ssize_t i, Py_ssize_t end, const char* open,
+                                Py_ssize_t on, const char* close, Py_ssize_t cn,
+                                Py_ssize_t* at, Py_ssize_t* stop) noexcept:
+    """An optional ``<name>text</name>`` at i (the pure twin's regex group): the position
+    after it and the whitespace that follows, with ``at``/``stop`` around its text; i and
+    ``at`` = -1 when it is not there; -1 when it starts but does not end here."""
+    cdef Py_ssize_t j = _tag(b, i, end, open, on), v
+    at[0] = -1
+    if j < 0:
+        return i
+    v = _text(b, j, end)
+    if v < 0 or _tag(b, v, end, close, cn) < 0:
+        return -1
+    at[0], stop[0] = j, v
+    return _ws(b, v + cn, end)
+
+
 cdef bint _parse_w3c(const char* s, Py_ssize_t n, char* canon, Py_ssize_t* cn,
                      int64_t* key) noexcept:
     """Any lastmod rules.dates accepts: a date, or a time with seconds, an optional
@@ -1477,11 +1494,11 @@ cdef class UrlScan:
     cdef public Py_ssize_t line
     cdef public Py_ssize_t column
     cdef public Py_ssize_t urls
-    cdef public Py_ssize_t dated
+    cdef Py_ssize_t dated
     cdef char day_buf[10]
     cdef bint has_day
-    cdef public bint many_days
-    cdef public int64_t newest_key
+    cdef bint many_days
+    cdef int64_t newest_key
     cdef char newest_buf[32]
     cdef Py_ssize_t newest_len
     cdef public object dup_key
@@ -1499,10 +1516,10 @@ cdef class UrlScan:
         self.newest_len = 0
         self.dup_key, self.dup_first, self.dup_line = "", -1, 0
 
-    def load(self, origin, Py_ssize_t dated, day, bint many_days, int64_t newest_key, newest,
-             Py_ssize_t line):
+    def load(self, origin, tuple spread, Py_ssize_t line):
         """See ``_scan_py.UrlScan.load``."""
         cdef bytes raw
+        dated, day, many_days, newest_key, newest = spread
         self.origin_len = 0
         if origin is not None:
             raw = origin.encode("utf-8")
@@ -1534,13 +1551,12 @@ cdef class UrlScan:
             return None if self.origin_len == 0 else self.long_origin
         return PyUnicode_DecodeUTF8(self.origin_buf, self.origin_len, NULL)
 
-    @property
-    def day(self):
-        return PyUnicode_DecodeASCII(self.day_buf, 10, NULL) if self.has_day else None
-
-    @property
-    def newest(self):
-        return PyUnicode_DecodeASCII(self.newest_buf, self.newest_len, NULL) if self.newest_len else None
+    def spread(self):
+        """The lastmods seen so far, as ``rules.dates.DateSpread.fields()``."""
+        return (self.dated, PyUnicode_DecodeASCII(self.day_buf, 10, NULL) if self.has_day else None,
+                self.many_days, self.newest_key,
+                PyUnicode_DecodeASCII(self.newest_buf, self.newest_len, NULL)
+                if self.newest_len else None)
 
     cdef Py_ssize_t _loc(self, const char* raw, Py_ssize_t rn, char* out) noexcept:
         """Decode and check a raw loc into ``out``; its length, or -1 if not plain."""
@@ -1602,7 +1618,7 @@ cdef class UrlScan:
         """Check plain blocks from ``buf[pos:]``; (where it stopped, SCAN_*)."""
         cdef const char* b = PyBytes_AS_STRING(buf)
         cdef Py_ssize_t end = PyBytes_GET_SIZE(buf)
-        cdef Py_ssize_t i, url_at, loc_at, loc_end, v, n, j, cn = 0
+        cdef Py_ssize_t i, url_at, loc_at, loc_end, n, j, cn = 0
         cdef Py_ssize_t lm_at, lm_end = 0, cf_at, cf_end = 0, pr_at, pr_end = 0
         cdef Py_ssize_t breaks, last_break, url_line
         cdef char loc[LOC_BUFFER]
@@ -1610,45 +1626,23 @@ cdef class UrlScan:
         cdef int64_t key = 0, first
         cdef uint64_t h
         while True:
-            lm_at = cf_at = pr_at = -1
             # syntax: the block's extent and its values (the regex of the pure twin)
             i = _ws(b, pos, end)
             url_at = i
             i = _tag(b, i, end, b"<url>", 5)
             if i < 0:
                 return self._stop(end, pos, final)
-            i = _tag(b, _ws(b, i, end), end, b"<loc>", 5)
+            i = _element(b, _ws(b, i, end), end, b"<loc>", 5, b"</loc>", 6, &loc_at, &loc_end)
+            if i < 0 or loc_at < 0:
+                return self._stop(end, pos, final)
+            i = _element(b, i, end, b"<lastmod>", 9, b"</lastmod>", 10, &lm_at, &lm_end)
+            if i >= 0:
+                i = _element(b, i, end, b"<changefreq>", 12, b"</changefreq>", 13, &cf_at,
+                             &cf_end)
+            if i >= 0:
+                i = _element(b, i, end, b"<priority>", 10, b"</priority>", 11, &pr_at, &pr_end)
             if i < 0:
                 return self._stop(end, pos, final)
-            loc_at = i
-            loc_end = _text(b, i, end)
-            if loc_end < 0:
-                return self._stop(end, pos, final)
-            i = _tag(b, loc_end, end, b"</loc>", 6)
-            if i < 0:
-                return self._stop(end, pos, final)
-            i = _ws(b, i, end)
-            j = _tag(b, i, end, b"<lastmod>", 9)
-            if j >= 0:
-                v = _text(b, j, end)
-                if v < 0 or _tag(b, v, end, b"</lastmod>", 10) < 0:
-                    return self._stop(end, pos, final)
-                lm_at, lm_end = j, v
-                i = _ws(b, v + 10, end)
-            j = _tag(b, i, end, b"<changefreq>", 12)
-            if j >= 0:
-                v = _text(b, j, end)
-                if v < 0 or _tag(b, v, end, b"</changefreq>", 13) < 0:
-                    return self._stop(end, pos, final)
-                cf_at, cf_end = j, v
-                i = _ws(b, v + 13, end)
-            j = _tag(b, i, end, b"<priority>", 10)
-            if j >= 0:
-                v = _text(b, j, end)
-                if v < 0 or _tag(b, v, end, b"</priority>", 11) < 0:
-                    return self._stop(end, pos, final)
-                pr_at, pr_end = j, v
-                i = _ws(b, v + 11, end)
             i = _tag(b, i, end, b"</url>", 6)
             if i < 0:
                 return self._stop(end, pos, final)

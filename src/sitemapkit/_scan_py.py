@@ -26,7 +26,7 @@ from .protocol import (
     PLAIN_PRIORITIES,
     canonical_tail_pattern,
 )
-from .rules.dates import lastmod_key, normalize_lastmod
+from .rules.dates import DateSpread, lastmod_key, normalize_lastmod
 from .rules.model import EntryError
 
 __all__ = ["SCAN_DUPLICATE", "SCAN_HANDOVER", "SCAN_MORE", "SCAN_WINDOW", "LocSet", "UrlScan"]
@@ -64,21 +64,21 @@ class UrlScan:
         self.line = line  # the line number at the scan position
         self.column = 0  # bytes since the last line break, or since the scan began
         self.urls = 0
-        self.dated = 0
-        self.day: str | None = None  # the calendar day of every lastmod, while only one
-        self.many_days = False
-        self.newest_key = -(2**62)
-        self.newest: str | None = None
+        self.dates = DateSpread()
         self.dup_key, self.dup_first, self.dup_line = "", -1, 0
         self._lastmods: dict[bytes, tuple[str, int] | None] = {}
 
-    def load(self, origin: str | None, dated: int, day: str | None, many_days: bool,
-             newest_key: int, newest: str | None, line: int) -> None:
-        """Carry on after the XML check read a block: its view of the file, and the line
-        (the column starts again at 0: the check's parser is exactly there)."""
-        self.origin, self.dated, self.day, self.many_days = origin, dated, day, many_days
-        self.newest_key, self.newest = newest_key, newest
+    def load(self, origin: str | None, spread: tuple[int, str | None, bool, int, str | None],
+             line: int) -> None:
+        """Carry on after the XML check read a block: its view of the file (``spread``:
+        ``DateSpread.fields()``), and the line (the column starts again at 0: the
+        check's parser is exactly there)."""
+        self.origin, self.dates = origin, DateSpread(*spread)
         self.line, self.column = line, 0
+
+    def spread(self) -> tuple[int, str | None, bool, int, str | None]:
+        """The lastmods seen so far, as ``DateSpread.fields()``."""
+        return self.dates.fields()
 
     def scan(self, buf: bytes, pos: int, final: bool) -> tuple[int, int]:
         """Check plain blocks from ``buf[pos:]``; (where it stopped, SCAN_*)."""
@@ -150,16 +150,8 @@ class UrlScan:
 
     def _count(self, lastmod: tuple[str, int] | None) -> None:
         self.urls += 1
-        if lastmod is None:
-            return
-        canonical, key = lastmod
-        self.dated += 1
-        if self.day is None:
-            self.day = canonical[:10]
-        elif not self.many_days and canonical[:10] != self.day:
-            self.many_days = True
-        if key > self.newest_key:
-            self.newest_key, self.newest = key, canonical
+        if lastmod is not None:
+            self.dates.add(*lastmod)
 
     def _advance(self, buf: bytes, start: int, end: int) -> None:
         """Line and column after ``buf[start:end]`` (a line break is LF or CR LF)."""

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from ..protocol import MAX_UTC_OFFSET_MINUTES
@@ -94,3 +95,31 @@ def lastmod_key(text: str) -> int:
     secs = int(text[11:13]) * 3600 + int(text[14:16]) * 60 + int(text[17:19])
     offset = (int(text[20:22]) * 60 + int(text[23:25])) * 60
     return days * 86400 + secs - (offset if text[19] == "+" else -offset)
+
+
+@dataclass
+class DateSpread:
+    """A file's lastmods as rule 17 reads them: how many, whether they fall on more than
+    one calendar day (one day for all looks like a build date), and the newest."""
+
+    dated: int = 0
+    day: str | None = None  # the day of every lastmod so far, while there is only one
+    many_days: bool = False
+    newest_key: int = -(2**62)
+    newest: str | None = None
+
+    def add(self, canonical: str, key: int) -> bool:
+        """Count one canonical lastmod (``key``: its UTC seconds); True if it is the newest."""
+        self.dated += 1
+        if self.day is None:
+            self.day = canonical[:10]
+        elif not self.many_days and canonical[:10] != self.day:
+            self.many_days = True
+        if key <= self.newest_key:
+            return False
+        self.newest_key, self.newest = key, canonical
+        return True
+
+    def fields(self) -> tuple[int, str | None, bool, int, str | None]:
+        """What the hot unit's scan carries on from (``UrlScan.load``) and hands back."""
+        return self.dated, self.day, self.many_days, self.newest_key, self.newest

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..protocol import ENTITY_IN_URL, MAX_URLS
+from ..rules.dates import DateSpread
 from .hreflang import cluster_members
 from .state import check_changefreq, check_priority
 from .urls import check_url, origin
@@ -21,10 +22,7 @@ class EntryCheck:
     def __init__(self, x: XmlCheck) -> None:
         self.x = x
         self.origin: str | None = None
-        self.day: str | None = None  # the one calendar day of every lastmod, if only one
-        self.many_days = False
-        self.dated = 0
-        self.newest_key = -(2**62)
+        self.dates = DateSpread()
 
     def loc_key(self, loc: str, what: str) -> str | None:
         say = self.x.say_at_entry
@@ -58,15 +56,8 @@ class EntryCheck:
         if text is None:
             return
         known = self.x.state.check_lastmod(text, self.x.say_at_entry, id_)
-        if known is not None:
-            canonical, k = known
-            self.dated += 1
-            if self.day is None:
-                self.day = canonical[:10]
-            elif not self.many_days and canonical[:10] != self.day:
-                self.many_days = True
-            if k > self.newest_key:
-                self.newest_key, self.x.result.newest_lastmod = k, canonical
+        if known is not None and self.dates.add(*known):
+            self.x.result.newest_lastmod = known[0]
 
     def url_done(self) -> None:
         self.x.result.urls += 1
@@ -108,7 +99,8 @@ class EntryCheck:
         if count == 0 and r.kind != "broken":
             x.say("error", "empty", f"an empty <{x.kind}>: at least one "
                   f"<{'url' if r.kind == 'urlset' else 'sitemap'}> is required")
-        if self.dated >= 10 and not self.many_days:
+        dates = self.dates
+        if dates.dated >= 10 and not dates.many_days:
             x.state.report.add("warning", "lastmod-build-date", x.name, None,
-                               f"all {self.dated:,} lastmods fall on {self.day}: this looks "
+                               f"all {dates.dated:,} lastmods fall on {dates.day}: this looks "
                                "like the build date, not each page's last change")

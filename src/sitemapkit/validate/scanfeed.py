@@ -19,6 +19,7 @@ from xml.parsers import expat
 from .._scan_py import UrlScan
 from ..errors import UsageError
 from ..protocol import SITEMAP_NS
+from ..rules.dates import DateSpread
 
 if TYPE_CHECKING:
     from .xmlfile import XmlCheck
@@ -184,8 +185,7 @@ class ScanFeed:
     def _resume(self) -> None:
         c, e, scan = self.check, self.check.entries, self.scan
         assert scan is not None
-        scan.load(e.origin, e.dated, e.day, e.many_days, e.newest_key,
-                  c.result.newest_lastmod, c.line())
+        scan.load(e.origin, e.dates.fields(), c.line())
         self.start_line = scan.line
         self.mode = "scan"
 
@@ -203,6 +203,5 @@ class ScanFeed:
         c.result.urls += scan.urls
         scan.urls = 0
         e.origin = scan.origin
-        e.dated, e.day, e.many_days = scan.dated, scan.day, scan.many_days
-        e.newest_key = scan.newest_key
-        c.result.newest_lastmod = scan.newest
+        e.dates = DateSpread(*scan.spread())
+        c.result.newest_lastmod = e.dates.newest
