@@ -129,6 +129,30 @@ def _tables():
             PyBytes_FromStringAndSize(<char*>HEXU, 256))
 
 
+def count_lines(bytes data):
+    """As ``_urlset_py.count_lines``, 8 bytes at a time (``bytes.count`` goes one byte
+    at a time: ~2% of a CLI run's CPU)."""
+    cdef const char* p = PyBytes_AS_STRING(data)
+    cdef Py_ssize_t n = PyBytes_GET_SIZE(data), i = 0, total = 0
+    cdef uint64_t w, sums, low7 = 0x7F7F7F7F7F7F7F7FULL, ones = 0x0101010101010101ULL
+    cdef int k
+    while i + 8 <= n:
+        sums = 0  # eight byte-wide counters, each at most 255 before they are added up
+        k = 0
+        while k < 255 and i + 8 <= n:
+            memcpy(&w, p + i, 8)
+            w ^= ones * 10  # a zero byte where a line ends
+            sums += (~(((w & low7) + low7) | w | low7)) >> 7
+            i += 8
+            k += 1
+        sums = (sums & 0x00FF00FF00FF00FFULL) + ((sums >> 8) & 0x00FF00FF00FF00FFULL)
+        total += <Py_ssize_t>((sums * 0x0001000100010001ULL) >> 48)  # four lanes' sum
+    while i < n:
+        total += p[i] == 10
+        i += 1
+    return total
+
+
 cdef inline int64_t _days_from_civil(int64_t y, int64_t m, int64_t d) noexcept:
     # Same algorithm as entries.days_from_civil; floor division done explicitly.
     y -= m <= 2
@@ -445,15 +469,38 @@ cdef inline Py_ssize_t _jskip(const char* p, Py_ssize_t i, Py_ssize_t n) noexcep
     return i
 
 
+cdef inline bint _plain_json_run(const char* p, Py_ssize_t n) noexcept:
+    """No control character and no backslash in p[:n], 8 bytes at a time: a JSON
+    string body that ends at the first quote after it (the common case)."""
+    cdef uint64_t w, x, ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL
+    cdef Py_ssize_t i = 0
+    while i + 8 <= n:
+        memcpy(&w, p + i, 8)
+        x = w ^ (ones * 92)  # a zero byte where w has a backslash
+        if ((w - ones * 32) & ~w & highs) | ((x - ones) & ~x & highs):  # any byte < 32 / 0
+            return False
+        i += 8
+    while i < n:
+        if <unsigned char>p[i] < 32 or p[i] == 92:
+            return False
+        i += 1
+    return True
+
+
 cdef Py_ssize_t _jstring(const char* p, Py_ssize_t i, Py_ssize_t n, Py_ssize_t* content,
                          bint* escaped) noexcept:
     """A JSON string without control characters starting at ``i``: the index after its
     closing quote (``content``: its first byte; ``escaped``: it has a backslash), or -1."""
     cdef Py_ssize_t j
+    cdef const char* q
     if i >= n or p[i] != 34:
         return -1
     escaped[0] = False
-    j = i + 1
+    q = <const char*>memchr(p + i + 1, 34, n - i - 1)
+    if q != NULL and _plain_json_run(p + i + 1, q - p - i - 1):
+        content[0] = i + 1
+        return q - p + 1
+    j = i + 1  # a backslash (an escaped quote may hide the real end) or no end
     while j < n and p[j] != 34:
         if <unsigned char>p[j] < 32:
             return -1
@@ -602,6 +649,17 @@ cdef enum:
 
 cdef extern from *:
     """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define sk_prefetch(p) __builtin_prefetch(p)
+    #else
+    #define sk_prefetch(p) ((void)(p))
+    #endif
+    """
+    void sk_prefetch(const void* p) nogil
+
+
+cdef extern from *:
+    """
     /* LocSet segment tables. The validator's (tagged) set takes large ones straight
        from mmap, so a grown segment's old table goes back to the system instead of
        leaving a hole in the heap: that kept ~2.5 bytes per URL at 10M URLs, and the
@@ -710,6 +768,11 @@ cdef class LocSet:
         self.tags[seg] = new_tags
         self.caps[seg] = new_cap
         return 0
+
+    cdef inline void _prefetch(self, uint64_t h) noexcept:
+        """Start loading ``h``'s home slot; the caller writes the entry meanwhile."""
+        cdef int seg = <int>(h >> 56)
+        sk_prefetch(self.tables[seg] + _home(h, self.caps[seg]))
 
     cdef Py_ssize_t _slot(self, uint64_t h, int seg) noexcept:
         """Where ``h`` is, or the empty slot where it would go."""
@@ -858,7 +921,8 @@ cdef class UrlsetBuffer:
                      const char* lm, Py_ssize_t lmn, int64_t key, const char* cf,
                      Py_ssize_t cfn, const char* pr, Py_ssize_t prn,
                      object alternates) except -1:
-        """Size, check limits and duplicates, then write one canonical entry. ``loc`` may
+        """Size and check limits, write one canonical entry, and keep it unless it
+        repeats a URL (checked last, so the set's slot loads meanwhile). ``loc`` may
         be None (rows read from bytes): the canonical loc is ASCII, so its hash is the
         hash of its bytes and a str is made only for the change record."""
         cdef Py_ssize_t size, extra_head = 0, an, hn, ax, hx
@@ -887,9 +951,8 @@ cdef class UrlsetBuffer:
         if self.count >= self.max_urls or self.nbytes + size + extra_head > self.max_bytes:
             return FULL_
         lh = _Py_HashBytes(l, ln)
-        if not self.seen.add_hash(<uint64_t>(1 if lh == 0 else lh)):
-            return DUPLICATE_
-        self._reserve(size)
+        self.seen._prefetch(<uint64_t>(1 if lh == 0 else lh))
+        self._reserve(size)  # the entry is written past ``size`` while its slot loads,
         w = self.buf + self.size
         if self.text:
             w = _put(w, l, ln)
@@ -920,8 +983,11 @@ cdef class UrlsetBuffer:
                     w = _put(w, b'" href="', 8)
                     w = _put_escaped(w, h, hn, _escape_extra(h, hn))
                     w = _put(w, b'"/>', 3)
-                self.xhtml = True
             w = _put(w, b"</url>\n", 7)
+        if not self.seen.add_hash(<uint64_t>(1 if lh == 0 else lh)):
+            return DUPLICATE_  # ... and left there, uncounted, when it repeats a URL
+        if alternates:
+            self.xhtml = True
         self.size += size
         self.nbytes += size + extra_head
         self.count += 1

@@ -260,6 +260,22 @@ def test_duplicates_across_resets(impl):
     assert buf.add(P + "a", None, None, None, ()) == m.DUPLICATE
 
 
+def test_a_repeated_url_leaves_no_trace(impl):
+    """The C twin writes an entry before its duplicate check (the set's slot loads
+    meanwhile): a repeat must leave bytes, counts and the head as they were."""
+    m = impl.module
+    buf = buffer(impl)
+    assert buf.offer(P + "a") == m.ADDED
+    before = (buf.getvalue(), buf.nbytes, buf.count)
+    alts = (("en", P + "a"), ("de", P + "de/a"))
+    assert buf.add(P + "a", "2024-01-01", "daily", "0.5", alts) == m.DUPLICATE
+    assert buf.offer(UrlEntry(P + "a", "2024-01-02", "weekly")) == m.DUPLICATE
+    assert (buf.getvalue(), buf.nbytes, buf.count) == before
+    assert buf.newest_lastmod is None
+    assert buf.offer(P + "b") == m.ADDED
+    assert body(buf) == f"<url><loc>{P}a</loc></url>\n<url><loc>{P}b</loc></url>\n".encode()
+
+
 def test_feed_stops_at_each_non_added_entry(impl):
     m = impl.module
     buf = buffer(impl)

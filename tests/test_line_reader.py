@@ -141,6 +141,27 @@ def test_json_lines_the_byte_path_takes(both_impls, line, slow):
         assert (status == m.SLOW) is slow, (impl, line)
 
 
+@pytest.mark.parametrize("at", range(19))
+@pytest.mark.parametrize("inner, plain", [
+    (b"\\/", True), (b'\\"', False), (b"\\\\", False), (b"\x01", False),
+    (b"\t", False), (b"\x1f", False), (b"\xc3\xbc", True), (b"\x7f", False), (b"", True),
+])
+def test_a_json_string_is_read_whatever_its_bytes_alignment(both_impls, at, inner, plain):
+    """The C twin reads a string body 8 bytes at a time: a backslash, an escaped quote,
+    a control character or a UTF-8 byte at every offset gives the pure twin's answer."""
+    body = b"x" * at + inner + b"/tail-of-the-path"
+    line = b'{"loc": "https://example.com/' + body + b'", "lastmod": "2024-05-01"}\n'
+    seen = []
+    for impl in both_impls:
+        m = impl.module
+        buf = m.UrlsetBuffer(BASE, 50_000, 10_485_760, m.LocSet(), 2**40)
+        status = buf.feed_lines(line, 0, 2, 0, (0, -1, -1, -1), 1)
+        seen.append((status[0] == m.EXHAUSTED, status[1:], buf.count, buf.getvalue()))
+        if plain:  # one URL written from the bytes, its escapes decoded
+            assert status[0] == m.EXHAUSTED and buf.count == 1, (impl, line)
+    assert seen[0] == seen[-1], line
+
+
 def test_quoted_field_over_block_boundaries_and_line_numbers():
     """A quoted field spanning lines and blocks; errors name the line a row starts on."""
     data = (f'loc,lastmod\r\n"{BASE}a,b",2024-01-01\r\n"{BASE}multi\nline",2024-01-01\r\n'
@@ -174,3 +195,19 @@ def test_a_lone_carriage_return_is_data_not_a_line_end():
     with pytest.raises(SitemapkitError, match=r"loc-control-char.*U\+000D"):
         shard_bytes(reader, BASE)
     assert reader.line == 2
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.binary(max_size=64).flatmap(
+    lambda unit: st.integers(0, 300).map(lambda times: unit * times)) | st.binary(max_size=5000))
+def test_count_lines_in_both_twins(both_impls, data):
+    """The C twin counts 8 bytes at a time in 255-word rounds; every length and byte
+    (0x0A among 0x8A, 0x0B, 0xFF ...) counts as ``bytes.count`` does."""
+    for impl in both_impls:
+        assert impl.module.count_lines(data) == data.count(b"\n"), impl
+
+
+def test_count_lines_past_a_round_of_all_line_ends(both_impls):
+    for impl in both_impls:
+        for n in (2039, 2040, 2041, 8 * 255 * 3 + 5):
+            assert impl.module.count_lines(b"\n" * n) == n, (impl, n)

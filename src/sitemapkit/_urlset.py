@@ -19,6 +19,7 @@ if not NO_EXTENSIONS:
             LocSet,
             UrlScan,
             UrlsetBuffer,
+            count_lines,
         )
 
         USE_EXTENSIONS = True
@@ -40,6 +41,7 @@ if not USE_EXTENSIONS:
         SLOW,
         LocSet,
         UrlsetBuffer,
+        count_lines,
     )
 
 
@@ -56,4 +58,4 @@ def build_description() -> str:
 
 __all__ = ["ADDED", "DUPLICATE", "EXHAUSTED", "FULL", "SLOW", "LocSet", "SCAN_DUPLICATE",
            "SCAN_HANDOVER", "SCAN_MORE", "UrlScan", "UrlsetBuffer", "USE_EXTENSIONS",
-           "build_description"]
+           "build_description", "count_lines"]

@@ -11,6 +11,7 @@ HEAD_XHTML: bytes
 TAIL: bytes
 
 def _tables() -> tuple[bytes, bytes, bytes]: ...
+def count_lines(data: bytes) -> int: ...
 
 class LocSet:
     nbytes: int

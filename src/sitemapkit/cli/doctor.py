@@ -4,8 +4,6 @@ the optional backends."""
 from __future__ import annotations
 
 import argparse
-import platform
-import shutil
 import sys
 
 from .. import __version__
@@ -24,7 +22,9 @@ def add(sub: Subparsers, formatter: type[argparse.HelpFormatter]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import importlib.metadata  # only here: it costs a CLI start ~15 ms
-    import subprocess  # and this ~3 ms
+    import platform  # and these ~10 ms (shutil brings bz2 and lzma)
+    import shutil
+    import subprocess
 
     git = shutil.which("git")
     git_version = "not found (lastmod needs git)"

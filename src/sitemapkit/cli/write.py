@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import hashlib
 import os
 import sys
 import time
@@ -21,7 +20,6 @@ from ..rules.model import EntryError
 from ..sources.inputs import FORMATS, detect_format, open_binary
 from ..sources.lines import LineReader
 from ..write.options import WriterOptions
-from ..write.parts import write_part_files
 from .common import Subparsers, add_declared, declared_values, error, fail
 
 PROGRESS_EVERY = 100_000
@@ -90,6 +88,8 @@ def _write_parts(args: argparse.Namespace, writer: WriterOptions,
     """A folder of part files: partitions, one commit, then the same publish steps."""
     if args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
+    from ..write.parts import write_part_files  # only for a folder: a faster CLI start
+
     result = write_part_files(args.input, args.out, args.base_url, jobs=args.jobs,
                               unique=args.unique, options=writer)
     return publish_result(result, args.out, args.base_url, settings), False
@@ -145,5 +145,7 @@ def progress_line(entries: int, elapsed: float, done: int | None, total: int | N
 def _default_record(out: str) -> str:
     """The lastmod record lives in a cache beside the working directory, never in OUT
     (which gets published); one per output directory."""
+    import hashlib  # only here: its import starts OpenSSL (~7 ms of every CLI start)
+
     digest = hashlib.sha1(os.path.abspath(out).encode()).hexdigest()[:12]
     return os.path.join(".cache", "sitemapkit", f"lastmods-{digest}.json")

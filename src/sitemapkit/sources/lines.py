@@ -17,11 +17,14 @@ from collections.abc import Callable, Iterator
 from typing import IO
 
 from .._rows_py import JSONL, TABLE, TEXT
+from .._urlset import count_lines
 from ..errors import InputError
 from ..rules.model import EntryError
 from .inputs import BOM, MAX_LINE, Reader
 
-BLOCK = 1 << 20  # bytes read at a time; a block ends at a line end
+BLOCK = 1 << 18  # bytes read at a time; a block ends at a line end. Small enough that the
+# hot unit returns (and can hand over the GIL) every ~1 ms: a worker thread needs the GIL
+# each time its deflate output buffer grows, and waits while the main thread holds it
 _BOM = BOM.encode("utf-8")
 
 
@@ -62,7 +65,7 @@ class LineReader:
             yield start
 
     def _next_block(self) -> bool:
-        self._block_line += self.block.count(b"\n")
+        self._block_line += count_lines(self.block)
         while True:
             chunk = self.raw.read(self.block_size)
             data = self._rest + chunk

@@ -10,7 +10,6 @@ speculative task) gives the same names and bytes.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Iterable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -23,7 +22,7 @@ from .. import _urlset
 from ..errors import ConfigError
 from ..protocol import PARTITION_SHARD_PATTERN
 from ..rules.model import EntryError
-from .compress import gzip_bytes
+from .compress import content_digest, gzip_bytes
 from .options import WriterOptions, resolve
 from .storage import Storage, open_storage, storage_error
 from .stream import ShardStream
@@ -95,7 +94,7 @@ class _PartitionStream(ShardStream):
 
     def _put(self, number: int, data: bytes) -> tuple[Path, str]:
         gz = gzip_bytes(data, self.opts.gzip_level, self.opts.gzip_backend)
-        digest = hashlib.blake2b(gz, digest_size=4).hexdigest()
+        digest = content_digest(gz)
         name = shard_name(self.opts, self.partition, number, digest)
         self.storage.put(name, gz)
         self.stored[number] = (name, len(gz))

@@ -8,7 +8,6 @@ live. Nothing here touches a live file.
 
 from __future__ import annotations
 
-import hashlib
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -24,7 +23,7 @@ from ..rules.hreflang import ClusterCheck
 from ..rules.model import EntryError, Normalized
 from . import output
 from .changes import LastmodRecord
-from .compress import gzip_bytes
+from .compress import content_digest, gzip_bytes
 from .options import WriterOptions
 from .result import WriteResult
 
@@ -183,7 +182,7 @@ class ShardStream:
     def _store(self, data: bytes) -> tuple[Path, str]:
         """Worker thread: gzip one shard into a temp file; return it and a content digest."""
         gz = gzip_bytes(data, self.opts.gzip_level, self.opts.gzip_backend)
-        return self.write_temp(gz, "shard.gz"), hashlib.blake2b(gz, digest_size=4).hexdigest()
+        return self.write_temp(gz, "shard.gz"), content_digest(gz)
 
     def write_temp(self, data: bytes, name: str) -> Path:
         """A temp file beside its target, owned (and removed on failure) by this run."""
