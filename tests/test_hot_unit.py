@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import zlib
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sitemapkit import UrlEntry
@@ -354,3 +355,17 @@ def test_tagged_locset_stays_small():
         assert seen.first(f"https://example.com/p/{i}", i % 80) == -1
     assert seen.first("https://example.com/p/7", 3) == 7
     assert seen.nbytes / 200_000 <= 16  # the validator's budget per URL
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.binary(max_size=600), value=st.integers(0, 2**32 - 1), wide=st.booleans())
+def test_crc32_is_zlibs(impl, data, value, wide):
+    """The gzip trailer's CRC: the C twin folds 64 bytes at a time with carry-less
+    multiplication (when the CPU has it) or uses slice-by-8 tables; both are zlib's."""
+    assert impl.module.crc32(data, value, wide) == zlib.crc32(data, value)
+
+
+def test_crc32_of_a_shard_sized_buffer(impl):
+    data = bytes(range(256)) * 20_000 + b"tail"
+    for wide in (True, False):
+        assert impl.module.crc32(data, 0, wide) == zlib.crc32(data)

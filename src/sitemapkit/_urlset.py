@@ -9,6 +9,7 @@ if not NO_EXTENSIONS:
     try:
         from ._urlset_c import (
             ADDED,
+            CRC32_CLMUL,
             DUPLICATE,
             EXHAUSTED,
             FULL,
@@ -20,6 +21,7 @@ if not NO_EXTENSIONS:
             UrlScan,
             UrlsetBuffer,
             count_lines,
+            crc32,
         )
 
         USE_EXTENSIONS = True
@@ -35,6 +37,7 @@ if not USE_EXTENSIONS:
     )
     from ._urlset_py import (  # type: ignore[assignment]
         ADDED,
+        CRC32_CLMUL,
         DUPLICATE,
         EXHAUSTED,
         FULL,
@@ -42,6 +45,7 @@ if not USE_EXTENSIONS:
         LocSet,
         UrlsetBuffer,
         count_lines,
+        crc32,
     )
 
 
@@ -58,4 +62,4 @@ def build_description() -> str:
 
 __all__ = ["ADDED", "DUPLICATE", "EXHAUSTED", "FULL", "SLOW", "LocSet", "SCAN_DUPLICATE",
            "SCAN_HANDOVER", "SCAN_MORE", "UrlScan", "UrlsetBuffer", "USE_EXTENSIONS",
-           "build_description", "count_lines"]
+           "build_description", "count_lines", "crc32", "CRC32_CLMUL"]

@@ -13,6 +13,10 @@ TAIL: bytes
 def _tables() -> tuple[bytes, bytes, bytes]: ...
 def count_lines(data: bytes) -> int: ...
 
+CRC32_CLMUL: bool
+
+def crc32(data: bytes, value: int = ..., wide: bool = ...) -> int: ...
+
 class LocSet:
     nbytes: int
     tagged: bool

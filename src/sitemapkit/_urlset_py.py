@@ -9,6 +9,7 @@ shared Python rules, then calls ``add`` with canonical strings.
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Iterator
 
 from ._canonical_py import canonical_lastmod, canonical_loc, canonical_priority, encode_tail
@@ -31,6 +32,14 @@ HEAD_XHTML = f'{XML_DECLARATION}<urlset xmlns="{SITEMAP_NS}" xmlns:xhtml="{XHTML
 TAIL = b"</urlset>\n"
 _FAST_KEYS = frozenset(FAST_FIELDS)
 MAX_TAG = 65535
+
+
+CRC32_CLMUL = False  # the C twin folds with carry-less multiplication where it can
+
+
+def crc32(data: bytes, value: int = 0, wide: bool = True) -> int:
+    """The gzip trailer's CRC-32: ``zlib.crc32`` (``wide`` picks the C twin's method)."""
+    return zlib.crc32(data, value)
 
 
 def count_lines(data: bytes) -> int:
