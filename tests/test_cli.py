@@ -130,3 +130,23 @@ def test_text_sitemap_option(tmp_path: Path):
                stdin=f"{BASE}a&b\n")
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "sitemap.txt").read_text() == f"{BASE}a&b\n"
+
+
+def test_a_closed_output_pipe_ends_quietly_with_141(tmp_path):
+    """`sitemapkit validate big.txt | head -1`: no traceback, exit 141 as git gives."""
+    import fcntl
+
+    bad = tmp_path / "sitemap.txt"
+    bad.write_text("".join(f"{BASE}page {i}\n" for i in range(20_000)))  # an error each
+    read_end, write_end = os.pipe()
+    fcntl.fcntl(write_end, fcntl.F_SETPIPE_SZ, 4096)  # the ~9 KB report cannot fit
+    child = subprocess.Popen([sys.executable, "-m", "sitemapkit", "validate", str(bad)],
+                             stdout=write_end, stderr=subprocess.PIPE)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as reader:
+        first = reader.readline()  # the reader is done after one line, as head -1 is
+    assert child.stderr is not None
+    with child.stderr:
+        err = child.stderr.read().decode()
+    assert child.wait(timeout=120) == 141, err
+    assert b"error" in first and "Traceback" not in err and "BrokenPipe" not in err

@@ -3,12 +3,14 @@
 one module per command (each has ``add(sub, formatter)`` and ``run(args)``).
 
 Exit codes: 0 success, 1 invalid input or a failed write, 2 usage errors, 130 when
-interrupted (Ctrl-C); an interrupted run leaves the previous sitemaps in place.
+interrupted (Ctrl-C); an interrupted run leaves the previous sitemaps in place; 141
+(as git and other Unix tools) when a reader closed the output pipe early (``| head``).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 
@@ -42,7 +44,8 @@ def _parser() -> argparse.ArgumentParser:
         description="Fast, correct sitemaps (sitemaps.org 0.9): write them from a URL list, "
         "validate any sitemap, index per-version sitemaps.",
         epilog="Exit codes: 0 success, 1 invalid input or a failed write, 2 usage errors, "
-        "130 interrupted. `sitemapkit rules N` explains the rule a message cites.")
+        "130 interrupted, 141 output pipe closed. `sitemapkit rules N` explains the rule a "
+        "message cites.")
     parser.add_argument("--version", action="version",
                         version=f"sitemapkit {__version__} ({build_description()})")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -60,6 +63,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"\nsitemapkit: interrupted; the previous sitemaps{out} are unchanged",
               file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `sitemapkit validate ... | head`: the reader has all it wants
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so the exit's final flush cannot fail again
+        return 141
 
 
 if __name__ == "__main__":  # pragma: no cover
