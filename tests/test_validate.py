@@ -389,3 +389,19 @@ def test_an_unlisted_alternate_named_twice_is_reported_once(tmp_path):
                                                                      xhtml=True)}))
     unlisted = [f for f in report.findings if f.id == "hreflang-unlisted"]
     assert len(unlisted) == 1 and DE in unlisted[0].message, "\n".join(lines)
+
+
+def test_cluster_findings_name_the_file_and_line_of_the_member(tmp_path):
+    """Clusters are kept once per distinct set, with each member's file and line packed in
+    one int: a mismatch in the second shard names that shard and line; members that agree
+    share one set."""
+    pair = [("en", EN), ("de", DE), ("fr", FR)]
+    other = [("en", EN), ("de", DE)]
+    site = make_site(tmp_path, {
+        "sitemap.xml": index(B + "s1.xml", B + "s2.xml"),
+        "s1.xml": urlset(cluster_url(EN, pair), cluster_url(FR, pair), xhtml=True),
+        "s2.xml": urlset(url(B + "x"), url(B + "y"), cluster_url(DE, other), xhtml=True),
+    })
+    report, lines = check(site)
+    found = sorted((f.file, f.line) for f in report.findings if f.id == "hreflang-cluster")
+    assert found == [("s1.xml", 3), ("s1.xml", 4), ("s2.xml", 5)], "\n".join(lines)

@@ -77,8 +77,8 @@ class EntryCheck:
             self.cluster(key)
 
     def cluster(self, key: str) -> None:
-        self.x.state.clusters[key] = cluster_members(self.x.links, key, self.x.say_at_entry)
-        self.x.state.cluster_lines[key] = (self.x.name, self.x.entry_line)
+        self.x.state.add_cluster(key, cluster_members(self.x.links, key, self.x.say_at_entry),
+                                 self.x.file_no, self.x.entry_line)
 
     def sitemap_done(self) -> None:
         loc = self.x.entry.get("loc", "")

@@ -35,7 +35,7 @@ def check_clusters(state: RunState) -> None:
     """Rule 36 across files: every member carries the same set and lists the others."""
     clusters, report = state.clusters, state.report
     for member, cluster in clusters.items():
-        name, line = state.cluster_lines[member]
+        name, line = state.cluster_line(member)
         for href in dict.fromkeys(href for _, href in cluster):  # x-default often repeats one
             if href == member:
                 continue

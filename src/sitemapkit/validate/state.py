@@ -44,12 +44,27 @@ class RunState:
     seen: LocSet = field(default_factory=lambda: LocSet(tagged=True))
     file_names: list[str] = field(default_factory=list)
     clusters: dict[str, Cluster] = field(default_factory=dict)  # member key -> cluster
-    cluster_lines: dict[str, tuple[str, int]] = field(default_factory=dict)
+    cluster_pool: dict[Cluster, Cluster] = field(default_factory=dict)  # one of each
+    cluster_at: dict[str, int] = field(default_factory=dict)  # member -> file_no << 32 | line
     lastmod_cache: dict[str, tuple[str, int] | None] = field(default_factory=dict)
     page_check: Callable[[str, Say], None] | None = None
     # the hot-unit twin whose UrlScan takes plain <url> blocks (None: expat reads all);
     # ``seen`` must come from the same twin
     scan_unit: ModuleType | None = None
+
+    def add_cluster(self, key: str, cluster: Cluster, file_no: int, line: int) -> None:
+        """Remember one hreflang member for the check across files. Members of a
+        cluster share one frozenset, and a member's key is that set's own string: a
+        site with two languages costs ~430 bytes a URL less (400,000 URLs: 380 -> 208 MB)."""
+        cluster = self.cluster_pool.setdefault(cluster, cluster)
+        key = next((href for _, href in cluster if href == key), key)
+        self.clusters[key] = cluster
+        self.cluster_at[key] = file_no << 32 | line
+
+    def cluster_line(self, member: str) -> tuple[str, int]:
+        """The file and line where ``member`` listed its alternates."""
+        at = self.cluster_at[member]
+        return self.file_names[at >> 32], at & 0xFFFFFFFF
 
     def file_number(self, name: str) -> int:
         self.file_names.append(name)
