@@ -86,3 +86,44 @@ def test_validate_memory_is_flat(shard):
                  f"file: peak RSS {peak / 1e6:.1f} MB, {(peak - bare) / 1e6:.1f} MB over a bare "
                  "import")
     assert int(out) == URLS
+
+
+HREFLANG_CLUSTERS = int(os.environ.get("SITEMAPKIT_BENCH_HREFLANG_CLUSTERS", "100000"))
+EXPAT_ONLY = ("import sys\nfrom sitemapkit.validate import ValidateOptions, validate\n"
+              "sys.exit(0 if validate([sys.argv[1]], ValidateOptions(fast_scan='off')).ok() "
+              "else 1)")
+
+
+def test_validate_a_multilingual_set_through_the_cli(tmp_path):
+    """Every page in three languages plus x-default (a docs site with translations),
+    written by sitemapkit: `sitemapkit validate` as a subprocess, beside the validator
+    with expat reading every element (its path before the scan took alternates), on the
+    same files. Wall time and peak RSS as the launcher measures the child."""
+    import subprocess
+
+    from peak_rss import launcher_argv
+
+    from sitemapkit import UrlEntry, write_sitemaps
+    from sitemapkit.hreflang import cluster
+
+    def entries():
+        for i in range(HREFLANG_CLUSTERS):
+            urls = {lang: f"{BASE}{lang}/section-{i % 97}/page-{i}/" for lang in ("en", "de", "fr")}
+            alternates = cluster(urls, x_default="en")
+            for url in urls.values():
+                yield UrlEntry(url, f"2024-{i % 12 + 1:02d}-{i % 28 + 1:02d}", None, None,
+                               alternates)
+
+    result = write_sitemaps(entries(), tmp_path, BASE)
+    index = str(tmp_path / "sitemap.xml")
+    seen: dict[str, tuple[float, int]] = {}
+    for name, argv in (("CLI", [sys.executable, "-m", "sitemapkit", "validate", index]),
+                       ("expat only", [sys.executable, "-c", EXPAT_ONLY, index])):
+        done = subprocess.run(launcher_argv(*argv), capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr[-2000:]  # the set is valid either way
+        took, peak = done.stderr.strip().splitlines()[-2:]
+        seen[name] = float(took), int(peak) // 2**20
+    urls, (cli, cli_mb), (expat, expat_mb) = result.url_count, seen["CLI"], seen["expat only"]
+    NOTES.append(f"validate, {urls:,} URLs with 4 alternates each ({len(result.files)} files): "
+                 f"CLI {cli:.2f} s ({cli * 1e6 / urls:.1f} s per million, peak RSS {cli_mb} MB);"
+                 f" expat only {expat:.2f} s ({expat_mb} MB): {expat / cli:.1f}x")

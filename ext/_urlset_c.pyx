@@ -1555,6 +1555,13 @@ cdef enum:
 SCAN_MORE, SCAN_HANDOVER, SCAN_DUPLICATE = SCAN_MORE_, SCAN_HANDOVER_, SCAN_DUPLICATE_
 SCAN_WINDOW = SCAN_WINDOW_
 
+cdef enum:
+    MAX_LINKS_ = 64  # _scan_py.MAX_LINKS
+    LANG_BUFFER = 12  # the longest plain hreflang: ll-Ssss-RR (10)
+
+cdef bytes _NO_EFFECT_REGIONS = b"\0" + b"\0".join(r.encode() for r in protocol.NO_EFFECT_REGIONS) + b"\0"
+cdef bytes _X_DEFAULT = protocol.X_DEFAULT.encode()
+
 cdef unsigned char HOST[256]   # protocol.HOST_CANONICAL
 cdef bytes _PLAIN_CHANGEFREQS = b"\0" + b"\0".join(c.encode() for c in protocol.CHANGEFREQS) + b"\0"
 cdef bytes _PLAIN_PRIORITIES = (b"\0" + b"\0".join(sorted(p.encode() for p in protocol.PLAIN_PRIORITIES))
@@ -1625,6 +1632,63 @@ cdef inline Py_ssize_t _element(const char* b, Py_ssize_t i, Py_ssize_t end, con
         return -1
     at[0], stop[0] = j, v
     return _ws(b, v + cn, end)
+
+
+cdef Py_ssize_t _link(const char* b, Py_ssize_t i, Py_ssize_t end, Py_ssize_t* at) noexcept:
+    """A plain ``<xhtml:link rel="alternate" hreflang=".." href=".."/>`` at i (the pure
+    twin's _LINK): the position after it and the whitespace that follows, with the two
+    values' extents in ``at[0:4]``; -1 when there is none."""
+    cdef Py_ssize_t j = _tag(b, i, end, b'<xhtml:link rel="alternate" hreflang="', 38)
+    if j < 0:
+        return -1
+    at[0] = j
+    while j < end and b[j] != 34 and b[j] != 60 and b[j] != 38:
+        j += 1
+    at[1] = j
+    j = _tag(b, j, end, b'" href="', 8)
+    if j < 0:
+        return -1
+    at[2] = j
+    while j < end and b[j] != 34 and b[j] != 60:
+        j += 1
+    at[3] = j
+    j = _tag(b, j, end, b'"/>', 3)
+    return -1 if j < 0 else _ws(b, j, end)
+
+
+cdef inline bint _letters(const char* p, Py_ssize_t n) noexcept:
+    cdef Py_ssize_t i
+    for i in range(n):
+        if not 97 <= <unsigned char>p[i] <= 122:
+            return False
+    return True
+
+
+cdef Py_ssize_t _plain_lang(const char* p, Py_ssize_t n, char* low) noexcept:
+    """As ``_scan_py._plain_lang`` (protocol.HREFLANG, x-default, NO_EFFECT_REGIONS):
+    the hreflang lower-cased into ``low``, its length; -1 when it has a finding."""
+    cdef Py_ssize_t i
+    cdef unsigned char c
+    if n < 2 or n > 10:
+        return -1
+    for i in range(n):
+        c = <unsigned char>p[i]
+        low[i] = <char>(c + 32 if 65 <= c <= 90 else c)
+    if n == PyBytes_GET_SIZE(_X_DEFAULT) and memcmp(low, <const char*>_X_DEFAULT, n) == 0:
+        return n
+    if not _letters(low, 2):
+        return -1
+    if n == 2:
+        return n
+    if low[2] != 45:
+        return -1
+    if n == 5 or n == 10:  # a region last: one that looks like a country and is not
+        if n == 10 and not (_letters(low + 3, 4) and low[7] == 45):
+            return -1
+        if not _letters(low + n - 2, 2) or _listed(_NO_EFFECT_REGIONS, low + n - 2, 2):
+            return -1
+        return n
+    return n if n == 7 and _letters(low + 3, 4) else -1
 
 
 cdef bint _parse_w3c(const char* s, Py_ssize_t n, char* canon, Py_ssize_t* cn,
@@ -1707,9 +1771,14 @@ cdef class UrlScan:
     cdef public object dup_key
     cdef public int64_t dup_first
     cdef public Py_ssize_t dup_line
+    cdef readonly bint links
+    cdef list _clusters
 
-    def __init__(self, LocSet seen, int file_no, int64_t future_limit, scope, Py_ssize_t line):
+    def __init__(self, LocSet seen, int file_no, int64_t future_limit, scope, Py_ssize_t line,
+                 bint links=False):
         self.seen, self.file_no, self.future_limit = seen, file_no, future_limit
+        self.links = links
+        self._clusters = []
         self.scope = (scope or "").encode("ascii", "replace")
         self.origin_len = 0
         self.line, self.column = line, 0
@@ -1761,8 +1830,40 @@ cdef class UrlScan:
                 PyUnicode_DecodeASCII(self.newest_buf, self.newest_len, NULL)
                 if self.newest_len else None)
 
-    cdef Py_ssize_t _loc(self, const char* raw, Py_ssize_t rn, char* out) noexcept:
-        """Decode and check a raw loc into ``out``; its length, or -1 if not plain."""
+    def take_clusters(self):
+        """See ``_scan_py.UrlScan.take_clusters``."""
+        taken, self._clusters = self._clusters, []
+        return taken
+
+    cdef object _pairs(self, const char* b, Py_ssize_t nl, Py_ssize_t* at, const char* loc,
+                       Py_ssize_t n):
+        """See ``_scan_py.UrlScan._cluster``: the (lang, href) pairs, or None."""
+        cdef char langs[MAX_LINKS_][LANG_BUFFER]
+        cdef Py_ssize_t lens[MAX_LINKS_]
+        cdef char href[LOC_BUFFER]
+        cdef Py_ssize_t k, q, hn
+        cdef bint itself = False
+        cdef list pairs = []
+        for k in range(nl):
+            lens[k] = _plain_lang(b + at[4 * k], at[4 * k + 1] - at[4 * k], langs[k])
+            if lens[k] < 0:
+                return None
+            for q in range(k):
+                if lens[q] == lens[k] and memcmp(langs[q], langs[k], lens[k]) == 0:
+                    return None
+            hn = self._loc(b + at[4 * k + 2], at[4 * k + 3] - at[4 * k + 2], href, False)
+            if hn < 0:
+                return None
+            if hn == n and memcmp(href, loc, n) == 0:
+                itself = True
+            pairs.append((PyUnicode_DecodeASCII(langs[k], lens[k], NULL),
+                          PyUnicode_DecodeASCII(href, hn, NULL)))
+        return tuple(pairs) if itself else None
+
+    cdef Py_ssize_t _loc(self, const char* raw, Py_ssize_t rn, char* out,
+                         bint entry=True) noexcept:
+        """Decode and check a raw loc (or, with ``entry`` false, an href: no scope or
+        host of the file) into ``out``; its length, or -1 if not plain."""
         cdef Py_ssize_t i = 0, w = 0, host_end, k
         cdef unsigned char c, cls
         while i < rn:
@@ -1809,6 +1910,8 @@ cdef class UrlScan:
                 if cls == C_AMP and _named_entity(out + k + 1, out + w):
                     return -1
                 k += 1
+        if not entry:
+            return w
         cdef Py_ssize_t sn = PyBytes_GET_SIZE(self.scope)
         if sn and (w < sn or memcmp(out, <const char*>self.scope, sn) != 0):
             return -1
@@ -1828,6 +1931,10 @@ cdef class UrlScan:
         cdef char canon[32]
         cdef int64_t key = 0, first
         cdef uint64_t h
+        cdef Py_ssize_t at[4 * MAX_LINKS_]
+        cdef Py_ssize_t spare[4]
+        cdef Py_ssize_t nl
+        cdef object pairs
         while True:
             # syntax: the block's extent and its values (the regex of the pure twin)
             i = _ws(b, pos, end)
@@ -1846,6 +1953,17 @@ cdef class UrlScan:
                 i = _element(b, i, end, b"<priority>", 10, b"</priority>", 11, &pr_at, &pr_end)
             if i < 0:
                 return self._stop(end, pos, final)
+            nl = 0
+            while self.links:
+                if nl == MAX_LINKS_:  # one more link than a plain block may have?
+                    if _link(b, i, end, spare) >= 0:
+                        return pos, SCAN_HANDOVER_
+                    break
+                j = _link(b, i, end, &at[4 * nl])
+                if j < 0:
+                    break
+                nl += 1
+                i = j
             i = _tag(b, i, end, b"</url>", 6)
             if i < 0:
                 return self._stop(end, pos, final)
@@ -1861,6 +1979,11 @@ cdef class UrlScan:
                 if not _parse_w3c(b + lm_at, lm_end - lm_at, canon, &cn, &key):
                     return pos, SCAN_HANDOVER_
                 if key > self.future_limit:
+                    return pos, SCAN_HANDOVER_
+            pairs = None
+            if nl:
+                pairs = self._pairs(b, nl, at, loc, n)
+                if pairs is None:
                     return pos, SCAN_HANDOVER_
             # accepted: count it, then the duplicate check
             if not self.origin_len:
@@ -1895,6 +2018,8 @@ cdef class UrlScan:
                 self.column = i - last_break - 1
             else:
                 self.column += i - pos
+            if pairs is not None:
+                self._clusters.append((PyUnicode_DecodeASCII(loc, n, NULL), pairs, url_line))
             h = <uint64_t>_Py_HashBytes(loc, n)
             first = self.seen.add_tagged(1 if h == 0 else h, self.file_no)
             pos = i

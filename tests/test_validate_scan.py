@@ -62,6 +62,24 @@ PRIORITIES = ["0.5", "1.0", "0", "1", "0.55", "1.5", "-0.1", "abc", "", "1e-1"]
 WS = ["", "", "", "\n", "\n  ", "\r\n", "\t", " ", "\r", "\n\n"]
 
 
+# hreflang: clusters whose members agree or not, languages with and without findings
+CLUSTERS = [
+    [("en", B + "c/en"), ("de", B + "c/de")],
+    [("en", B + "c/en"), ("de", B + "c/de"), ("x-default", B + "c/en")],
+    [("fr", B + "c/fr?a=1&amp;b=2"), ("de-AT", B + "c/de")],
+    [("zh-Hant-TW", B + "c/zh"), ("EN", B + "c/en"), ("X-Default", B + "c/zh")],
+]
+PLAIN_LANGS = ["en", "de", "de-AT", "zh-Hant", "zh-Hant-TW", "x-default", "EN", "X-DEFAULT"]
+ODD_LANGS = ["english", "en-UK", "en-uk", "de-EU", "en_US", "e", "", "de-", "1a", "zh-Hant-TWN",
+             "zh-Hantx", "en-GB-x", "ü"]
+ODD_HREFS = ["/c/en", "https://other.example/c/en", B + "c/é", B + "a&amp;amp;b", B + "c en",
+             "https://EXAMPLE.com/docs/c/en", B + "c/&apos;x"]
+
+
+def link(lang: str, href: str) -> str:
+    return f'<xhtml:link rel="alternate" hreflang="{lang}" href="{href}"/>'
+
+
 PLAIN_LOCS = [B + "b?x=1&amp;y=2", B + "it&apos;s", B + "it's", B + "%C3%BC", "http://a.bc/",
               B + "x" * 2022, B + "a;b=c:d@e!$()*+,~"]
 PLAIN_LASTMODS = LASTMODS[:7] + ["2024-02-29", "2026-01-01T23:00:00Z"]
@@ -80,6 +98,12 @@ def blocks(draw: st.DrawFn, earlier: list[str], odd_rate: int) -> str:
         loc = B + f"p/{draw(st.integers(0, 10_000))}"
     else:
         loc = draw(st.sampled_from(LOCS if odd else PLAIN_LOCS))
+    pairs: list[tuple[str, str]] = []
+    if draw(st.integers(0, 2)) == 0:  # a member of one of the clusters, listing it
+        pairs = list(draw(st.permutations(draw(st.sampled_from(CLUSTERS)))))
+        loc = draw(st.sampled_from([href for _, href in pairs]))
+    elif draw(st.integers(0, 5)) == 0:  # alternates of its own: itself and others
+        pairs = [(draw(st.sampled_from(PLAIN_LANGS[:5])), loc), ("fr", B + "c/fr")]
     earlier.append(loc)
     lastmods = LASTMODS if odd else PLAIN_LASTMODS
     changefreqs = CHANGEFREQS if odd else CHANGEFREQS[:2]
@@ -91,12 +115,34 @@ def blocks(draw: st.DrawFn, earlier: list[str], odd_rate: int) -> str:
         parts.append(f"<changefreq>{draw(st.sampled_from(changefreqs))}</changefreq>")
     if draw(st.integers(0, 3)) == 0:
         parts.append(f"<priority>{draw(st.sampled_from(priorities))}</priority>")
+    links = [link(lang, href) for lang, href in pairs]
     opening = "<url>"
     if shape == "odd":
         odd = draw(st.sampled_from([
             "order", "twice", "noloc", "link", "ext", "comment", "attr", "cdata", "nested",
-            "text", "unclosed", "entity", "bad-utf8", "prefix",
+            "text", "unclosed", "entity", "bad-utf8", "prefix", "lang", "href", "link-form",
+            "link-order", "link-repeat", "link-self", "many-links",
         ]))
+        at = draw(st.integers(0, max(len(links) - 1, 0)))
+        if odd == "lang" and links:
+            links[at] = link(draw(st.sampled_from(ODD_LANGS)), pairs[at][1])
+        elif odd == "href" and links:
+            links[at] = link(pairs[at][0], draw(st.sampled_from(ODD_HREFS)))
+        elif odd == "link-form" and links:
+            links[at] = draw(st.sampled_from([
+                f'<xhtml:link hreflang="{pairs[at][0]}" rel="alternate" href="{pairs[at][1]}"/>',
+                f"<xhtml:link rel='alternate' hreflang='{pairs[at][0]}' href='{pairs[at][1]}'/>",
+                links[at].replace('"/>', '" />'), links[at].replace("/>", "></xhtml:link>"),
+                links[at].replace("/>", ' title="x"/>'), links[at].replace("rel=", "rel =")]))
+        elif odd == "link-order" and links:
+            parts.insert(1, links.pop(at))
+        elif odd == "link-repeat" and links:
+            links.append(links[at])
+        elif odd == "link-self" and links:
+            links = [link(lang, href) for lang, href in pairs if href != loc] or links[:0]
+        elif odd == "many-links":
+            links = [link(f"{chr(97 + i // 26)}{chr(97 + i % 26)}", loc if i == 0 else
+                          f"{B}l/{i}") for i in range(draw(st.sampled_from([64, 65])))]
         if odd == "order" and len(parts) > 1:
             parts.reverse()
         elif odd == "twice":
@@ -127,7 +173,7 @@ def blocks(draw: st.DrawFn, earlier: list[str], odd_rate: int) -> str:
         elif odd == "prefix":
             opening = f'<sm:url xmlns:sm="{NS}">'
     closing = "</sm:url>" if opening.startswith("<sm:") else "</url>"
-    inner = "".join(draw(ws) + p for p in parts)
+    inner = "".join(draw(ws) + p for p in parts + links)
     return draw(ws) + opening + inner + draw(ws) + closing
 
 
@@ -215,6 +261,49 @@ def test_every_block_shape_reports_what_expat_alone_reports(
         text = f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}">{plain}{sep}' \
                f'{variant}{plain.replace("p/", "q/")}\n</urlset>\n'
         (site / f"sitemap-{n}.xml").write_bytes(text.encode("utf-8", "surrogateescape"))
+    for chunk in (1, 97, 1 << 20):
+        with mock.patch.object(reader_module, "CHUNK", chunk):
+            reference = outcome(site, "off")
+            for unit in scan_units:
+                assert outcome(site, unit) == reference, (unit, chunk)
+
+
+def link_variants() -> list[str]:
+    """One block for every hreflang value, href and link form in the pools."""
+    def member(*links: str, loc: str = B + "c/en") -> str:
+        return f"<url><loc>{loc}</loc><lastmod>2024-01-01</lastmod>{''.join(links)}</url>"
+
+    mine, other = link("en", B + "c/en"), link("de", B + "c/de")
+    out = [member(link(lang, B + "c/en"), other) for lang in PLAIN_LANGS + ODD_LANGS]
+    out += [member(mine, link("de", href)) for href in ODD_HREFS]
+    out += [member(mine, other, loc=B + "c/de"), member(mine), member(other),
+            member(mine, other, other), member(mine, mine), member(),
+            member(mine, link("x-default", B + "c/en"), link("X-default", B + "c/de")),
+            member(*(link(f"{chr(97 + i // 26)}{chr(97 + i % 26)}", B + f"l/{i}")
+                     for i in range(1, 64)), mine),
+            member(*(link(f"{chr(97 + i // 26)}{chr(97 + i % 26)}", B + f"l/{i}")
+                     for i in range(1, 65)), mine),
+            member(mine.replace('"/>', '" />'), other), member(mine + "\n  ", other),
+            f"<url><loc>{B}c/en</loc>{mine}<lastmod>2024-01-01</lastmod></url>",
+            member(f'<xhtml:link rel="alternate" hreflang="en" href="{B}c/en"></xhtml:link>'),
+            member(mine.replace("xhtml:", "x:"), other)]
+    return out
+
+
+@pytest.mark.parametrize("variant", link_variants())
+def test_every_link_shape_reports_what_expat_alone_reports(
+        tmp_path: Path, scan_units: list[str], variant: str) -> None:
+    """Where the root binds xhtml, plain blocks with alternates are the scan's too; the
+    clusters they leave for the check across files are the ones expat leaves."""
+    plain = "".join(f"\n<url><loc>{B}c/{lang}</loc>{link('en', B + 'c/en')}"
+                    f"{link('de', B + 'c/de')}</url>" for lang in ("de", "fr"))
+    site = tmp_path / "site"
+    site.mkdir()
+    for n, sep in enumerate(("\n", "")):
+        text = (f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}" '
+                f'xmlns:xhtml="{XHTML}">{plain}{sep}{variant}{plain.replace("c/", "d/")}'
+                "\n</urlset>\n")
+        (site / f"sitemap-{n}.xml").write_bytes(text.encode())
     for chunk in (1, 97, 1 << 20):
         with mock.patch.object(reader_module, "CHUNK", chunk):
             reference = outcome(site, "off")

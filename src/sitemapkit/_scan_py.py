@@ -2,12 +2,15 @@
 in one pass over the bytes, with no parser callback per element.
 
 A block is *plain* when its syntax is the common one (``<url>``, ``<loc>``, then any
-of ``<lastmod>``, ``<changefreq>``, ``<priority>`` in order, no attributes, no
-extensions, whitespace between tags) and every rule it touches passes without a
-finding. The scan stops at the first block that is not plain and the XML check
-(expat) takes over there with the line and column numbers it would have had, so the
-findings are the same with or without the scan; only a duplicate loc is reported
-from here, because it is common and needs nothing but the line.
+of ``<lastmod>``, ``<changefreq>``, ``<priority>`` in order, then, where the root binds
+``xhtml`` to XHTML, any ``<xhtml:link rel="alternate" hreflang=".." href=".."/>`` as the
+writer writes them; no other attributes or extensions, whitespace between tags) and
+every rule it touches passes without a finding. A plain block's alternates are queued
+(``take_clusters``) for the check across files. The scan stops at the first block
+that is not plain and the XML check (expat) takes over there with the line and column
+numbers it would have had, so the findings are the same with or without the scan;
+only a duplicate loc is reported from here, because it is common and needs nothing
+but the line.
 ``ext/_urlset_c.pyx`` (``UrlScan``) makes the same decisions in C.
 """
 
@@ -21,9 +24,12 @@ from .protocol import (
     CHANGEFREQS,
     ENTITY_IN_URL,
     HOST_CANONICAL,
+    HREFLANG,
     MAX_LOC_LENGTH,
     MIN_LOC_LENGTH,
+    NO_EFFECT_REGIONS,
     PLAIN_PRIORITIES,
+    X_DEFAULT,
     canonical_tail_pattern,
 )
 from .rules.dates import DateSpread, lastmod_key, normalize_lastmod
@@ -40,8 +46,10 @@ _BLOCK = re.compile(
     _WS + rb"<url>" + _WS + rb"<loc>([^<]*)</loc>" + _WS
     + rb"(?:<lastmod>([^<]*)</lastmod>" + _WS + rb")?"
     + rb"(?:<changefreq>([^<]*)</changefreq>" + _WS + rb")?"
-    + rb"(?:<priority>([^<]*)</priority>" + _WS + rb")?"
-    + rb"</url>")
+    + rb"(?:<priority>([^<]*)</priority>" + _WS + rb")?")
+_LINK = re.compile(rb'<xhtml:link rel="alternate" hreflang="([^"<&]*)" href="([^"<]*)"/>' + _WS)
+_END = re.compile(rb"</url>")
+MAX_LINKS = 64  # alternates in one plain block (more: the XML check reads it)
 _RAW_LOC = re.compile(rb"(?:[\x00-\x25\x27-\x7f]|&amp;|&apos;)*")  # ASCII; '&' only as two entities
 _LOC = re.compile("https?://[" + re.escape(HOST_CANONICAL) + "]+/" + canonical_tail_pattern())
 _LASTMOD = re.compile(rb"[0-9]{4}-[0-9]{2}-[0-9]{2}(?:T[0-9:]{8}(?:\.[0-9]+)?(?:Z|[+-][0-9:]{5}))?")
@@ -57,8 +65,10 @@ class UrlScan:
     """The scan of one ``<urlset>`` file, and what it learned (read back by the check)."""
 
     def __init__(self, seen: Seen, file_no: int, future_limit: int, scope: str | None,
-                 line: int) -> None:
+                 line: int, links: bool = False) -> None:
         self.seen, self.file_no, self.future_limit = seen, file_no, future_limit
+        self.links = links  # the root binds the xhtml prefix: plain blocks may have links
+        self._clusters: list[tuple[str, tuple[tuple[str, str], ...], int]] = []
         self.scope = scope or ""
         self.origin: str | None = None  # scheme://host of the file's first loc
         self.line = line  # the line number at the scan position
@@ -85,15 +95,33 @@ class UrlScan:
         match = _BLOCK.match
         while True:
             m = match(buf, pos)
-            if m is None:
+            links: list[tuple[bytes, bytes]] = []
+            end = m.end() if m is not None else -1
+            while m is not None and self.links and len(links) <= MAX_LINKS:
+                link = _LINK.match(buf, end)
+                if link is None:
+                    break
+                links.append((link[1], link[2]))
+                end = link.end()
+            if len(links) > MAX_LINKS:
+                return pos, SCAN_HANDOVER
+            closed = _END.match(buf, end) if m is not None else None
+            if m is None or closed is None:
                 more = not final and len(buf) - pos < SCAN_WINDOW
                 return pos, SCAN_MORE if more else SCAN_HANDOVER
             found = self._entry(m[1], m[2], m[3], m[4])
             if found is None:
                 return pos, SCAN_HANDOVER
             loc, lastmod = found
-            end = m.end()
+            pairs = self._cluster(loc, links) if links else ()
+            if pairs is None:
+                return pos, SCAN_HANDOVER
+            if self.origin is None:
+                self.origin = loc[: loc.index("/", loc.index("://") + 3)]
+            end = closed.end()
             url_line = self.line + buf.count(b"\n", pos, buf.find(b"<url>", pos))
+            if pairs:
+                self._clusters.append((loc, pairs, url_line))
             self._count(lastmod)
             self._advance(buf, pos, end)
             first = self.seen.first(loc, self.file_no)
@@ -102,6 +130,27 @@ class UrlScan:
                 self.dup_key, self.dup_first, self.dup_line = loc, first, url_line
                 return pos, SCAN_DUPLICATE
 
+    def take_clusters(self) -> list[tuple[str, tuple[tuple[str, str], ...], int]]:
+        """(loc, its (hreflang lower-cased, href) pairs, line) of each plain block with
+        alternates since the last call, in file order."""
+        taken, self._clusters = self._clusters, []
+        return taken
+
+    def _cluster(self, loc: str, links: list[tuple[bytes, bytes]]
+                 ) -> tuple[tuple[str, str], ...] | None:
+        """The pairs of links that break no rule (36-39), each language once and the page
+        among them; None otherwise (the XML check then says what is wrong)."""
+        pairs: dict[str, str] = {}
+        for raw_lang, raw_href in links:
+            lang = _plain_lang(raw_lang)
+            href = _canonical_url(raw_href)
+            if lang is None or href is None or lang in pairs:
+                return None
+            pairs[lang] = href
+        if loc not in pairs.values():
+            return None
+        return tuple(pairs.items())
+
     def _entry(self, raw_loc: bytes, raw_lastmod: bytes | None, changefreq: bytes | None,
                priority: bytes | None) -> tuple[str, tuple[str, int] | None] | None:
         """(loc, (canonical lastmod, key) or None) of a block that breaks no rule."""
@@ -109,14 +158,8 @@ class UrlScan:
             return None
         if priority is not None and priority not in _PRIORITIES:
             return None
-        if not _RAW_LOC.fullmatch(raw_loc):
-            return None
-        loc = raw_loc.decode("ascii").replace("&apos;", "'").replace("&amp;", "&")
-        if not (MIN_LOC_LENGTH <= len(loc) <= MAX_LOC_LENGTH and _LOC.fullmatch(loc)):
-            return None
-        if "&" in loc and ENTITY_IN_URL.search(loc):
-            return None
-        if not loc.startswith(self.scope):
+        loc = _canonical_url(raw_loc)
+        if loc is None or not loc.startswith(self.scope):
             return None
         if self.origin is not None and not (loc.startswith(self.origin)
                                             and loc[len(self.origin)] == "/"):
@@ -126,8 +169,6 @@ class UrlScan:
             lastmod = self._lastmod(raw_lastmod)
             if lastmod is None or lastmod[1] > self.future_limit:
                 return None
-        if self.origin is None:
-            self.origin = loc[: loc.index("/", loc.index("://") + 3)]
         return loc, lastmod
 
     def _lastmod(self, raw: bytes) -> tuple[str, int] | None:
@@ -161,3 +202,29 @@ class UrlScan:
             self.column = end - buf.rfind(b"\n", start, end) - 1
         else:
             self.column += end - start
+
+
+def _canonical_url(raw: bytes) -> str | None:
+    """A loc or href (its raw bytes) that is canonical and not escaped twice, decoded."""
+    if not _RAW_LOC.fullmatch(raw):
+        return None
+    url = raw.decode("ascii").replace("&apos;", "'").replace("&amp;", "&")
+    if not (MIN_LOC_LENGTH <= len(url) <= MAX_LOC_LENGTH and _LOC.fullmatch(url)):
+        return None
+    if "&" in url and ENTITY_IN_URL.search(url):
+        return None
+    return url
+
+
+def _plain_lang(raw: bytes) -> str | None:
+    """A hreflang with no finding (a language, script and region, or x-default),
+    lower-cased as clusters compare them."""
+    lang = raw.decode("ascii", "replace")
+    low = lang.lower()
+    if low == X_DEFAULT:
+        return low
+    if not HREFLANG.fullmatch(lang):
+        return None
+    if len(lang) >= 5 and lang[-3] == "-" and low[-2:] in NO_EFFECT_REGIONS:
+        return None
+    return low

@@ -68,6 +68,8 @@ ENTITY_IN_URL = re.compile(r"&(?:amp|lt|gt|quot|apos);")
 X_DEFAULT = "x-default"
 HREFLANG = re.compile(r"[A-Za-z]{2}(-[A-Za-z]{4})?(-[A-Za-z]{2})?", re.ASCII)
 """A language, an optional script and an optional region (x-default apart)."""
+NO_EFFECT_REGIONS = {"uk": "en-GB", "eu": "a country", "un": "a country"}
+"""Regions that look like countries but are not ISO 3166 codes (and what to use instead)."""
 
 # --- IndexNow --------------------------------------------------------------------
 INDEXNOW_ENDPOINT = "https://api.indexnow.org/indexnow"

@@ -3,12 +3,11 @@ cluster (each language once, x-default once, the page itself among them)."""
 
 from __future__ import annotations
 
-from ..protocol import HREFLANG, X_DEFAULT
+from ..protocol import HREFLANG, NO_EFFECT_REGIONS, X_DEFAULT
 from .findings import Say
 from .urls import check_url
 
 LINK_ATTRS = frozenset({"rel", "href", "hreflang", "media", "type", "title"})
-NO_EFFECT_REGIONS = {"uk": "en-GB", "eu": "a country", "un": "a country"}
 
 
 def check_link(attrs: dict[str, str], say: Say) -> tuple[str, str | None] | None:

@@ -18,7 +18,7 @@ from xml.parsers import expat
 
 from .._scan_py import UrlScan
 from ..errors import UsageError
-from ..protocol import SITEMAP_NS
+from ..protocol import SITEMAP_NS, XHTML_NS
 from ..rules.dates import DateSpread
 
 if TYPE_CHECKING:
@@ -30,6 +30,7 @@ _HEAD = re.compile(
     rb"[ \t\r\n]*(?:\"[^\"<]*\"|'[^'<]*'))*)[ \t\r\n]*>")
 _ATTR = re.compile(rb"([^\s=]+)[ \t\r\n]*=[ \t\r\n]*(?:\"([^\"]*)\"|'([^']*)')")
 _NS = SITEMAP_NS.encode()
+_XHTML = XHTML_NS.encode()
 HEAD_LIMIT = 1 << 14  # a start tag longer than this is left to expat
 RESUME_LIMIT = 1 << 20  # a block longer than this leaves the rest of the file to expat
 
@@ -90,6 +91,18 @@ class ScanFeed:
         self.settle()
         return True
 
+    def to_expat(self) -> None:
+        """From here on the parser reads everything, starting with what the scan holds:
+        a finding about the bytes read so far (the byte cap, a broken gzip stream) then
+        has the line expat alone would give it."""
+        if self.mode == "scan":
+            pending, self.pending = self.pending, b""
+            self._give(pending)
+            self.mode = "expat"
+        elif self.mode == "head":
+            pending, self.pending = self.pending, b""
+            self._to_expat(pending)
+
     def _parse(self, data: bytes) -> None:
         parser = self.check.parser
         assert isinstance(parser, expat.XMLParserType)
@@ -112,31 +125,37 @@ class ScanFeed:
                     self._to_expat(buf)
                 return
             self._parse(buf[: m.end()])
-            if not self._may_scan(m[1]):
+            root = self._may_scan(m[1])
+            if root is None:
                 self._to_expat(buf[m.end():])
                 return
             assert self.hot is not None
             c = self.check
             self.start_line = c.line()
             self.scan = self.hot.UrlScan(c.state.seen, c.file_no, c.state.future_limit,
-                                         c.scope, self.start_line)
+                                         c.scope, self.start_line,
+                                         root.get(b"xmlns:xhtml") == _XHTML)
             self.mode = "scan"
             pos = m.end()
         self._scan(buf, pos, final)
 
-    def _may_scan(self, attrs: bytes) -> bool:
-        """The root is <urlset> in the sitemap namespace, as the check saw it too."""
+    def _may_scan(self, attrs: bytes) -> dict[bytes, bytes] | None:
+        """The root's attributes, if it is <urlset> in the sitemap namespace, as the
+        check saw it too."""
         c = self.check
         if c.kind != "urlset" or c.depth != 1 or c.namespace_said or c.skip_depth:
-            return False
+            return None
         found = {name: double or single for name, double, single in _ATTR.findall(attrs)}
-        return found.get(b"xmlns") == _NS
+        return found if found.get(b"xmlns") == _NS else None
 
     def _scan(self, buf: bytes, pos: int, final: bool) -> None:
         hot, scan = self.hot, self.scan
         assert hot is not None and scan is not None
+        add_cluster, file_no = self.check.state.add_cluster, self.check.file_no
         while True:
             pos, status = scan.scan(buf, pos, final)
+            for key, pairs, line in scan.take_clusters():  # before anything else is read
+                add_cluster(key, frozenset(pairs), file_no, line)
             if status == hot.SCAN_DUPLICATE:
                 self._duplicate()
                 continue

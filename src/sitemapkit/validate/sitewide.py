@@ -34,7 +34,13 @@ def same_content(gz_path: Path, plain: Path) -> bool:
 def check_clusters(state: RunState) -> None:
     """Rule 36 across files: every member carries the same set and lists the others."""
     clusters, report = state.clusters, state.report
+    agreed: dict[int, bool] = {}  # id of a (pooled) cluster -> every href is its member
     for member, cluster in clusters.items():
+        ok = agreed.get(id(cluster))
+        if ok is None:
+            ok = agreed[id(cluster)] = all(clusters.get(href) is cluster for _, href in cluster)
+        if ok:  # equal clusters are one object (RunState.add_cluster): nothing to say
+            continue
         name, line = state.cluster_line(member)
         for href in dict.fromkeys(href for _, href in cluster):  # x-default often repeats one
             if href == member:

@@ -103,9 +103,13 @@ class XmlCheck:
         p.StartDoctypeDeclHandler = self.doctype
         p.EntityDeclHandler = self.entity_decl
         p.StartNamespaceDeclHandler = self.namespace_decl
-        content = Content(self.path, self.state.max_bytes,
-                          lambda sev, id_, msg: self.say(sev, id_, msg))
         feed = ScanFeed(self, self.state.scan_unit)
+
+        def said_while_reading(severity: Severity, id_: str, message: str) -> None:
+            feed.to_expat()  # the line where the reading stopped, as expat alone has it
+            self.say(severity, id_, message)
+
+        content = Content(self.path, self.state.max_bytes, said_while_reading)
         try:
             if not feed.read(content):
                 return self.result
