@@ -370,3 +370,22 @@ def test_a_byte_order_mark_is_seen_however_the_reads_split_it(tmp_path: Path, ch
     with mock.patch.object(reader_module, "CHUNK", chunk):
         report = validate([tmp_path], ValidateOptions(now=NOW))
     assert [(f.id, f.line) for f in report.findings] == [("bom", 1)]
+
+
+@pytest.mark.parametrize("unit", TWINS)
+@pytest.mark.parametrize("gzipped", [False, True])
+def test_the_byte_cap_finding_names_the_line_expat_does(tmp_path: Path, unit: str,
+                                                        gzipped: bool) -> None:
+    """The cap is crossed while the scan holds the bytes: the finding still names the line
+    where reading got to, as with expat alone (it named the root's line before)."""
+    data = plain_set(3000).encode()
+    name = "sitemap.xml.gz" if gzipped else "sitemap.xml"
+    (tmp_path / name).write_bytes(gzip.compress(data, mtime=0) if gzipped else data)
+    found = {}
+    for choice in ("off", unit):
+        with mock.patch.object(reader_module, "CHUNK", 4096):
+            report = validate([tmp_path], ValidateOptions(now=NOW, fast_scan=choice,
+                                                          max_bytes=100_000))
+        found[choice] = [(f.id, f.line, f.message) for f in report.findings]
+    capped = [f for f in found[unit] if f[0] == "too-large"]
+    assert found[unit] == found["off"] and capped and capped[0][1] > 1000, found
