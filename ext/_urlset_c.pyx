@@ -1773,12 +1773,14 @@ cdef class UrlScan:
     cdef public Py_ssize_t dup_line
     cdef readonly bint links
     cdef list _clusters
+    cdef dict _langs  # one string per hreflang value: clusters hold them by the million
 
     def __init__(self, LocSet seen, int file_no, int64_t future_limit, scope, Py_ssize_t line,
                  bint links=False):
         self.seen, self.file_no, self.future_limit = seen, file_no, future_limit
         self.links = links
         self._clusters = []
+        self._langs = {}
         self.scope = (scope or "").encode("ascii", "replace")
         self.origin_len = 0
         self.line, self.column = line, 0
@@ -1844,6 +1846,8 @@ cdef class UrlScan:
         cdef Py_ssize_t k, q, hn
         cdef bint itself = False
         cdef list pairs = []
+        cdef dict hrefs = {}  # x-default usually repeats a language's href: one string
+        cdef str lang, url
         for k in range(nl):
             lens[k] = _plain_lang(b + at[4 * k], at[4 * k + 1] - at[4 * k], langs[k])
             if lens[k] < 0:
@@ -1856,8 +1860,9 @@ cdef class UrlScan:
                 return None
             if hn == n and memcmp(href, loc, n) == 0:
                 itself = True
-            pairs.append((PyUnicode_DecodeASCII(langs[k], lens[k], NULL),
-                          PyUnicode_DecodeASCII(href, hn, NULL)))
+            lang = PyUnicode_DecodeASCII(langs[k], lens[k], NULL)
+            url = PyUnicode_DecodeASCII(href, hn, NULL)
+            pairs.append((self._langs.setdefault(lang, lang), hrefs.setdefault(url, url)))
         return tuple(pairs) if itself else None
 
     cdef Py_ssize_t _loc(self, const char* raw, Py_ssize_t rn, char* out,

@@ -69,6 +69,7 @@ class UrlScan:
         self.seen, self.file_no, self.future_limit = seen, file_no, future_limit
         self.links = links  # the root binds the xhtml prefix: plain blocks may have links
         self._clusters: list[tuple[str, tuple[tuple[str, str], ...], int]] = []
+        self._langs: dict[str, str] = {}  # one string per hreflang: clusters hold millions
         self.scope = scope or ""
         self.origin: str | None = None  # scheme://host of the file's first loc
         self.line = line  # the line number at the scan position
@@ -141,12 +142,13 @@ class UrlScan:
         """The pairs of links that break no rule (36-39), each language once and the page
         among them; None otherwise (the XML check then says what is wrong)."""
         pairs: dict[str, str] = {}
+        hrefs: dict[str, str] = {}  # x-default usually repeats a language's href
         for raw_lang, raw_href in links:
             lang = _plain_lang(raw_lang)
             href = _canonical_url(raw_href)
             if lang is None or href is None or lang in pairs:
                 return None
-            pairs[lang] = href
+            pairs[self._langs.setdefault(lang, lang)] = hrefs.setdefault(href, href)
         if loc not in pairs.values():
             return None
         return tuple(pairs.items())
