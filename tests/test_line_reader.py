@@ -18,6 +18,8 @@ from sitemapkit.errors import InputError, SitemapkitError
 from sitemapkit.sources.inputs import Reader
 from sitemapkit.sources.lines import LineReader
 from sitemapkit.write import shard_bytes
+from sitemapkit.write.options import resolve
+from sitemapkit.write.stream import MemoryShards
 
 BASE = "https://example.com/"
 LOCS = [f"{BASE}p/1", f"{BASE}esc\\/aped", f"{BASE}\U0001F600/emoji", f"{BASE}nul\x00",
@@ -76,15 +78,25 @@ def outcome(run) -> tuple:
         return (type(exc).__name__, str(exc))
 
 
+def shards_and_counts(entries, impl, skip: bool) -> tuple:
+    """The shards' bytes, and the duplicates and skips with the entry positions named."""
+    opts, prefix = resolve(None, {"on_invalid": _mode(skip)}, BASE)
+    run = MemoryShards(prefix, opts, impl)
+    run.stream(entries)
+    r = run.result
+    return (run.data, r.duplicate_count, r.duplicates, r.skipped_count,
+            [str(e) for e in r.skipped])
+
+
 def via_reader(data: bytes, fmt: str, impl, skip: bool):
     reader = Reader(io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", newline=""), fmt)
-    got = outcome(lambda: shard_bytes(reader, BASE, _impl=impl, on_invalid=_mode(skip)))
+    got = outcome(lambda: shards_and_counts(reader, impl, skip))
     return got, reader.line if got[0] != "ok" else None
 
 
 def via_lines(data: bytes, fmt: str, impl, skip: bool, block: int):
     reader = LineReader(io.BytesIO(data), fmt, block_size=block)
-    got = outcome(lambda: shard_bytes(reader, BASE, _impl=impl, on_invalid=_mode(skip)))
+    got = outcome(lambda: shards_and_counts(reader, impl, skip))
     return got, reader.line if got[0] != "ok" else None
 
 

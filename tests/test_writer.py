@@ -160,6 +160,15 @@ def test_duplicates_are_written_once_and_reported(impl, out):
     assert read_set(out, BASE).locs == [BASE + "a", BASE + "b", BASE + "%7E"]
 
 
+def test_a_repeated_mapping_or_entry_is_named_by_its_loc(impl, out):
+    """The fast path's repeats name the loc, whatever the entry's shape (a mapping was
+    named by its repr)."""
+    entries = [{"loc": BASE + "a"}, {"loc": BASE + "a", "lastmod": "2024-01-01"},
+               UrlEntry(BASE + "a"), BASE + "a"]
+    result = impl.write(entries, out, BASE)
+    assert result.duplicates == [(2, BASE + "a"), (3, BASE + "a"), (4, BASE + "a")]
+
+
 def test_gzip_options(impl, out):
     impl.write(pages(60), out, BASE, max_urls=50, gzip_level=9)
     assert read_set(out, BASE).locs == pages(60)

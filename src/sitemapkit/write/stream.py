@@ -21,6 +21,7 @@ from ..protocol import FUTURE_TOLERANCE_SECONDS
 from ..rules.fields import normalize_entry
 from ..rules.hreflang import ClusterCheck
 from ..rules.model import EntryError, Normalized
+from ..sources.partitions import entry_loc
 from . import output
 from .changes import LastmodRecord
 from .compress import content_digest, gzip_bytes
@@ -140,7 +141,7 @@ class ShardStream:
                 self._close_shard()
                 status = buf.add(*normalized) if normalized else buf.offer(entry)
             else:  # DUPLICATE
-                loc = normalized.loc if normalized else getattr(entry, "loc", entry)
+                loc = normalized.loc if normalized else entry_loc(entry)  # any shape
                 self._duplicate(position, str(loc))
                 return
 
