@@ -223,3 +223,36 @@ def test_count_lines_past_a_round_of_all_line_ends(both_impls):
     for impl in both_impls:
         for n in (2039, 2040, 2041, 8 * 255 * 3 + 5):
             assert impl.module.count_lines(b"\n" * n) == n, (impl, n)
+
+
+def drive(m, data: bytes, max_urls: int, record: bool) -> list:
+    """feed_lines as the writer drives it; every status, position and shard state seen."""
+    buf = m.UrlsetBuffer(BASE, max_urls, 10_485_760, m.LocSet(), 2**40, False, record)
+    trace: list = []
+    pos = 0
+    while True:
+        status, start, end = buf.feed_lines(data, pos, 1, 9, (0, 1, -1, -1), 2)
+        trace.append((status, start, end, buf.consumed, buf.count, buf.nbytes,
+                      buf.newest_lastmod, buf.pairs() if record else None))
+        if status == m.EXHAUSTED:
+            trace.append(buf.getvalue())
+            return trace
+        if status == m.FULL:
+            trace.append(buf.getvalue())
+            buf.reset()
+            pos = start
+        else:  # DUPLICATE or SLOW: the writer goes on after that line
+            pos = end
+
+
+@settings(max_examples=200, deadline=None)
+@given(rows=st.lists(st.tuples(st.integers(0, 6), st.sampled_from(
+    ["2024-05-01", "2024-06-01", "2023-01-01", "2024-13-01", ""])), max_size=30),
+       max_urls=st.integers(1, 8), record=st.booleans())
+def test_a_repeat_leaves_no_trace_in_either_twin(both_impls, rows, max_urls, record):
+    """feed_lines as the writer drives it, with repeats, bad rows and full shards: every
+    status, position and shard state (bytes, counts, newest lastmod, change record) is
+    the same in both twins."""
+    data = "".join(f"{BASE}p/{n}\t{lastmod}\n" for n, lastmod in rows).encode()
+    traces = [drive(impl.module, data, max_urls, record) for impl in both_impls]
+    assert traces[0] == traces[-1]
