@@ -1938,6 +1938,7 @@ cdef class UrlScan:
         cdef uint64_t h
         cdef Py_ssize_t at[4 * MAX_LINKS_]
         cdef Py_ssize_t spare[4]
+        cdef const char* nlp
         cdef Py_ssize_t nl
         cdef object pairs
         while True:
@@ -2012,12 +2013,14 @@ cdef class UrlScan:
             breaks = 0
             last_break = -1
             url_line = self.line
-            for j in range(pos, i):
-                if b[j] == 10:
-                    breaks += 1
-                    last_break = j
-                    if j < url_at:
-                        url_line += 1
+            nlp = <const char*>memchr(b + pos, 10, i - pos)
+            while nlp != NULL:
+                j = nlp - b
+                breaks += 1
+                last_break = j
+                if j < url_at:
+                    url_line += 1
+                nlp = <const char*>memchr(b + j + 1, 10, i - j - 1)
             if breaks:
                 self.line += breaks
                 self.column = i - last_break - 1

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from xml.parsers import expat
 
 from .._scan_py import UrlScan
+from .._urlset import count_lines
 from ..errors import UsageError
 from ..protocol import SITEMAP_NS, XHTML_NS
 from ..rules.dates import DateSpread
@@ -85,7 +86,7 @@ class ScanFeed:
                     self.settle()
                     return False
             offset += len(chunk)
-            lines += chunk.count(b"\n")
+            lines += count_lines(chunk)  # for the line of an encoding error
             self.push(chunk, False)
         self.push(b"", True)  # no more bytes (all of them, or all before a stop)
         self.settle()
