@@ -6,6 +6,8 @@ from datetime import date, datetime, timedelta, timezone
 from decimal import Decimal
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sitemap_check import read_set
 
 from conftest import BASE, snapshot
@@ -193,3 +195,62 @@ def test_cluster_written_on_every_member_and_half_clusters_warned(impl, out):
     assert [u.alternates for u in urls] == [list(alts), list(alts)]
     result = impl.write([UrlEntry(en, alternates=alts), BASE + "b"], out, BASE)
     assert len(result.warnings) == 1 and de in result.warnings[0]
+
+
+def _slow(fn, *args):
+    """What a URL rule answers with the already-canonical shortcut switched off."""
+    from unittest import mock
+
+    from sitemapkit.rules import urls
+
+    with mock.patch.object(urls, "already_canonical", lambda url: False):
+        try:
+            return fn(*args)
+        except EntryError as exc:
+            return ("error", exc.rule)
+
+
+CANONICAL_PIECES = ["a", "B", "0", "-", ".", "/", "..", "./", "%41", "?", "=", "&", "'", ":",
+                    "@", "~", "_", "!", "$", "(", "*", "+", ",", ";"]
+URL_PIECES = CANONICAL_PIECES + ["%4a", "%zz", "%", "&amp;", "&lt;", "é", " ", "#f", "\t"]
+TAILS = (st.lists(st.sampled_from(CANONICAL_PIECES), max_size=8)
+         | st.lists(st.sampled_from(URL_PIECES), max_size=12)).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(scheme=st.sampled_from(["https://"] * 4 + ["http://", "HTTPS://", "ftp://", "https:/"]),
+       host=st.sampled_from(["example.com"] * 6 + ["EXAMPLE.com", "a..b", "-x.org",
+                             "ex-ample.de", "example.com:443", "example.com:8080", "bücher.de",
+                             ""]),
+       tail=TAILS, long=st.integers(0, 9).map(lambda n: n == 0))
+def test_the_canonical_shortcut_answers_as_the_rules_do(scheme, host, tail, long):
+    """A URL already canonical skips split_url's work per character: href and loc come
+    out exactly as the full rules make them, and anything else still goes through
+    them (dot segments, entities, hosts, ports, case, length)."""
+    from sitemapkit.rules.urls import already_canonical, normalize_href, normalize_loc
+
+    url = scheme + host + "/" + tail + ("x" * 2100 if long else "")
+    for fn, args in ((normalize_href, (url,)), (normalize_loc, (url, "https://example.com/"))):
+        try:
+            fast = fn(*args)
+        except EntryError as exc:
+            fast = ("error", exc.rule)
+        assert fast == _slow(fn, *args), url
+    if already_canonical(url):
+        assert normalize_href(url) == url
+
+
+def test_alternates_are_checked_again_whenever_they_change():
+    """Members of a cluster reuse the last answer; any change, a bad value after a good
+    one, and a generator (read once) are all answered afresh."""
+    from sitemapkit.rules.hreflang import normalize_alternates
+
+    pairs = [["en", BASE + "a"], ["de", BASE + "de/a"]]
+    first = normalize_alternates(pairs)
+    assert normalize_alternates([tuple(p) for p in pairs]) is first
+    assert normalize_alternates([["en", BASE + "a"], ["de", BASE + "de/b"]])[1][1] == BASE + "de/b"
+    with pytest.raises(EntryError, match="alternate"):
+        normalize_alternates([["en", BASE + "a"], ["english", BASE + "de/a"]])
+    with pytest.raises(EntryError):
+        normalize_alternates([["en", BASE + "a"], ["de", "/relative"]])
+    assert normalize_alternates(iter(pairs)) == first == normalize_alternates(iter(pairs))

@@ -79,3 +79,9 @@ INDEXNOW_MAX_BATCH = 10_000
 def canonical_tail_pattern() -> str:
     """Regex body for an already-canonical path and query, built from the classes."""
     return "(?:[" + re.escape(URL_KEPT) + "]|%[" + HEX_UPPER + "]{2})*"
+
+
+CANONICAL_URL = re.compile("https?://[" + re.escape(HOST_CANONICAL) + "]+(/"
+                           + canonical_tail_pattern() + ")")
+"""A URL as the writer emits it, group 1 its path and query (dot segments and
+entities apart: the rules look at those)."""

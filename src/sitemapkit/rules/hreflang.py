@@ -69,11 +69,22 @@ def pairs_from_config(items: Iterable[object], what: str) -> dict[str, str]:
     return out
 
 
-def normalize_alternates(value: object) -> tuple[tuple[str, str], ...]:
+_last: tuple[object, Alternates] = ((), ())  # the last input and its result, as one object
+
+
+def normalize_alternates(value: object) -> Alternates:
+    """Checked (lang, canonical href) pairs. Every member of a cluster carries the same
+    alternates, usually one entry after another: the last answer is reused (replaced
+    as one tuple, so threads never see half of it)."""
+    global _last
     if not value:
         return ()
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
         raise EntryError("alternate", "alternates", value)
+    key = _pairs_key(value)
+    last = _last
+    if key is not None and key == last[0]:
+        return last[1]
     out: list[tuple[str, str]] = []
     for pair in value:
         if not isinstance(pair, (tuple, list)) or len(pair) != 2:
@@ -82,7 +93,23 @@ def normalize_alternates(value: object) -> tuple[tuple[str, str], ...]:
         if not isinstance(lang, str) or not (lang.lower() == X_DEFAULT or HREFLANG.fullmatch(lang)):
             raise EntryError("alternate", "alternate hreflang", lang)
         out.append((lang, normalize_href(href)))
-    return tuple(out)
+    result = tuple(out)
+    if key is not None:
+        _last = (key, result)
+    return result
+
+
+def _pairs_key(value: object) -> tuple[tuple[object, ...], ...] | None:
+    """A list or tuple of pairs as nested tuples (None for anything else: a generator
+    can be read only once)."""
+    if not isinstance(value, (tuple, list)):
+        return None
+    pairs = []
+    for pair in value:
+        if not isinstance(pair, (tuple, list)):
+            return None
+        pairs.append(tuple(pair))
+    return tuple(pairs)
 
 
 def check_cluster(loc: str, alternates: tuple[tuple[str, str], ...]) -> None:

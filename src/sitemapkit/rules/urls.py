@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import re
 
-from ..protocol import DEFAULT_PORTS, ENTITY_IN_URL, HEX_DIGITS, MAX_LOC_LENGTH, URL_KEPT
+from ..protocol import (
+    CANONICAL_URL,
+    DEFAULT_PORTS,
+    ENTITY_IN_URL,
+    HEX_DIGITS,
+    MAX_LOC_LENGTH,
+    URL_KEPT,
+)
 from .model import EntryError
 
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
@@ -127,12 +134,25 @@ def _check_not_escaped(tail: str, field: str, value: object) -> None:
         raise EntryError("loc-escaped-twice", field, value)
 
 
+def already_canonical(url: str) -> bool:
+    """``url`` is what ``split_url`` would make of it and breaks no URL rule: the slow
+    path's work per character is skipped for the common case (an entry with alternates
+    has 2 to 10 URLs: 35 µs an entry before this)."""
+    m = CANONICAL_URL.fullmatch(url)
+    return (m is not None and len(url) <= MAX_LOC_LENGTH
+            and "/." not in m[1].partition("?")[0]  # a dot segment, or a name that may be one
+            and not ("&" in url and ENTITY_IN_URL.search(url)))
+
+
 def normalize_loc(loc: object, base_prefix: str, field: str = "loc") -> str:
     if not isinstance(loc, str):
         raise EntryError("loc-type", field, loc)
-    scheme, authority, tail = split_url(loc, field, loc)
-    canonical = f"{scheme}://{authority}{tail}"
-    _check_not_escaped(tail, field, loc)
+    if already_canonical(loc):
+        canonical = loc
+    else:
+        scheme, authority, tail = split_url(loc, field, loc)
+        canonical = f"{scheme}://{authority}{tail}"
+        _check_not_escaped(tail, field, loc)
     if not canonical.startswith(base_prefix):
         raise EntryError("loc-outside-site", field, loc, f"base URL {base_prefix!r}")
     if len(canonical) > MAX_LOC_LENGTH:
@@ -144,6 +164,8 @@ def normalize_href(href: object) -> str:
     """An alternate's href: absolute http(s), any host (alternates may be elsewhere)."""
     if not isinstance(href, str):
         raise EntryError("alternate", "alternate href", href)
+    if already_canonical(href):
+        return href
     scheme, authority, tail = split_url(href, "alternate href", href)
     canonical = f"{scheme}://{authority}{tail}"
     _check_not_escaped(tail, "alternate href", href)
