@@ -254,3 +254,23 @@ def test_alternates_are_checked_again_whenever_they_change():
     with pytest.raises(EntryError):
         normalize_alternates([["en", BASE + "a"], ["de", "/relative"]])
     assert normalize_alternates(iter(pairs)) == first == normalize_alternates(iter(pairs))
+
+
+def test_a_cluster_check_shortcut_still_catches_disagreement():
+    """Members carrying the very same alternates object skip the per-href work; a member
+    that disagrees is still caught, before and after, and a loc that is not among the
+    alternates it carries takes the full check."""
+    from sitemapkit.rules.hreflang import ClusterCheck
+
+    en, de, fr, x = BASE + "en", BASE + "de", BASE + "fr", BASE + "x"
+    pair = (("en", en), ("de", de))
+    check = ClusterCheck()
+    check.add(x, (("en", x), ("fr", fr)))  # fr is in another cluster
+    check.add(en, pair)
+    check.add(de, pair)  # the same object: the shortcut
+    with pytest.raises(EntryError, match="already in a cluster"):
+        check.add(en, (("en", en), ("de", de), ("fr", fr)))
+    check.add(de, pair)
+    with pytest.raises(EntryError, match="already in a cluster"):
+        check.add(fr, pair)  # the same object, but fr is not among its hrefs
+    assert check.missing_members(BASE) == [fr]

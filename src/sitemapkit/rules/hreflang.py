@@ -36,9 +36,13 @@ class ClusterCheck:
     def __init__(self) -> None:
         self._cluster_of: dict[str, frozenset[tuple[str, str]]] = {}
         self._members: set[str] = set()
+        self._last: Alternates | None = None  # the previous member's (same object: agrees)
 
     def add(self, loc: str, alternates: Alternates) -> None:
         """Record one member (normalized values); raise if it disagrees with one seen."""
+        if alternates is self._last and loc in {href for _, href in alternates}:
+            self._members.add(loc)  # the previous member mapped every href to this set
+            return
         key = frozenset((lang.lower(), href) for lang, href in alternates)
         for href in (loc, *(h for _, h in alternates)):
             known = self._cluster_of.get(href)
@@ -50,6 +54,7 @@ class ClusterCheck:
         for _, href in alternates:
             self._cluster_of[href] = key
         self._members.add(loc)
+        self._last = alternates
 
     def missing_members(self, site_prefix: str) -> list[str]:
         """hrefs on this site that no entry with alternates claimed (reciprocity unknown)."""
