@@ -31,9 +31,10 @@ def _rows(n: int, seed: int = 7):  # type: ignore[no-untyped-def]
         yield BASE + path, lastmod, CHANGEFREQS[i % 3], f"0.{i % 10}"
 
 
-def write_inputs(folder: Path, n: int) -> dict[str, Path]:
+def write_inputs(folder: Path, n: int, alternates: bool = True) -> dict[str, Path]:
     """urls.tsv (loc, lastmod), urls.csv (all four columns), urls.jsonl (all four keys),
-    urls.txt (loc), and loc-only / loc+priority / loc+changefreq TSVs."""
+    urls.txt (loc), loc-only / loc+priority / loc+changefreq TSVs, and (``alternates``)
+    n/5 rows of JSON Lines with hreflang alternates."""
     names = ["tsv", "csv", "jsonl", "txt", "loc", "priority", "changefreq"]
     paths = {k: folder / (f"urls.{k}" if k in ("tsv", "csv", "jsonl", "txt")
                           else f"urls-{k}.tsv") for k in names}
@@ -58,4 +59,19 @@ def write_inputs(folder: Path, n: int) -> dict[str, Path]:
     finally:
         for fh in files.values():
             fh.close()
+    if alternates:
+        paths["alternates"] = folder / "urls-alternates.jsonl"
+        write_alternates(paths["alternates"], max(n // 5, 3))
     return paths
+
+
+def write_alternates(path: Path, n: int) -> None:
+    """JSON Lines of a translated site: n rows, each page in en/de/fr, every row listing
+    its cluster (3 alternates) as a multilingual export does."""
+    with open(path, "w", encoding="utf-8") as fh:
+        for i in range(n // 3):
+            urls = {lang: f"{BASE}{lang}/catalog/{i % 101}/item-{i}" for lang in ("en", "de", "fr")}
+            alternates = [[lang, url] for lang, url in urls.items()]
+            for url in urls.values():
+                fh.write(json.dumps({"loc": url, "lastmod": f"2024-{1 + i % 12:02d}-01",
+                                     "alternates": alternates}) + "\n")

@@ -21,16 +21,15 @@ from typing import Protocol
 
 from ._urlset_py import LocSet
 from .protocol import (
+    CANONICAL_URL,
     CHANGEFREQS,
     ENTITY_IN_URL,
-    HOST_CANONICAL,
     HREFLANG,
     MAX_LOC_LENGTH,
     MIN_LOC_LENGTH,
     NO_EFFECT_REGIONS,
     PLAIN_PRIORITIES,
     X_DEFAULT,
-    canonical_tail_pattern,
 )
 from .rules.dates import DateSpread, lastmod_key, normalize_lastmod
 from .rules.model import EntryError
@@ -51,7 +50,6 @@ _LINK = re.compile(rb'<xhtml:link rel="alternate" hreflang="([^"<&]*)" href="([^
 _END = re.compile(rb"</url>")
 MAX_LINKS = 64  # alternates in one plain block (more: the XML check reads it)
 _RAW_LOC = re.compile(rb"(?:[\x00-\x25\x27-\x7f]|&amp;|&apos;)*")  # ASCII; '&' only as two entities
-_LOC = re.compile("https?://[" + re.escape(HOST_CANONICAL) + "]+/" + canonical_tail_pattern())
 _LASTMOD = re.compile(rb"[0-9]{4}-[0-9]{2}-[0-9]{2}(?:T[0-9:]{8}(?:\.[0-9]+)?(?:Z|[+-][0-9:]{5}))?")
 _CHANGEFREQS = frozenset(c.encode() for c in CHANGEFREQS)
 _PRIORITIES = frozenset(p.encode() for p in PLAIN_PRIORITIES)
@@ -211,7 +209,7 @@ def _canonical_url(raw: bytes) -> str | None:
     if not _RAW_LOC.fullmatch(raw):
         return None
     url = raw.decode("ascii").replace("&apos;", "'").replace("&amp;", "&")
-    if not (MIN_LOC_LENGTH <= len(url) <= MAX_LOC_LENGTH and _LOC.fullmatch(url)):
+    if not (MIN_LOC_LENGTH <= len(url) <= MAX_LOC_LENGTH and CANONICAL_URL.fullmatch(url)):
         return None
     if "&" in url and ENTITY_IN_URL.search(url):
         return None

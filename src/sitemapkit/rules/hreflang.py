@@ -40,7 +40,7 @@ class ClusterCheck:
 
     def add(self, loc: str, alternates: Alternates) -> None:
         """Record one member (normalized values); raise if it disagrees with one seen."""
-        if alternates is self._last and loc in {href for _, href in alternates}:
+        if alternates is self._last and any(href == loc for _, href in alternates):
             self._members.add(loc)  # the previous member mapped every href to this set
             return
         key = frozenset((lang.lower(), href) for lang, href in alternates)
