@@ -144,6 +144,9 @@ def test_cli_against_baselines(inputs, tmp_path):
     NOTES.append(f"  {'jsonl with alternates: s per million rows':44s} {took * 1e6 / rows:6.2f} s "
                  "(rules in Python; plain jsonl: "
                  f"{med['sitemapkit jsonl (4 keys)'] * 1e6 / N:.2f} s)")
+    NOTES.append(f"  {'  its peak RSS (plain jsonl at N rows)':44s} "
+                 f"{rss['sitemapkit jsonl with 3 alternates, N/5 rows']:6d} MB "
+                 f"({rss['sitemapkit jsonl (4 keys)']} MB)")
     alone = med["sitemapkit tsv loc only"]
     for name in ("sitemapkit tsv loc+priority", "sitemapkit tsv loc+changefreq"):
         NOTES.append(f"  {name + ' / loc only':44s} {med[name] / alone:6.2f}x "

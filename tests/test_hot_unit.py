@@ -346,6 +346,50 @@ def test_tagged_locset_twins_answer_alike(both_impls, calls):
     assert "https://example.com/none" not in sets[0]
 
 
+@given(st.lists(st.tuples(st.sampled_from([f"https://example.com/{c}" for c in "abcdefgh"]),
+                          st.one_of(st.none(), st.integers(0, 2**63 - 1))), max_size=60))
+def test_value_locset_twins_answer_alike(both_impls, calls):
+    """The hreflang check's table: ``put`` stores or replaces a 63-bit value, ``get``
+    answers it or -1; ``None`` here asks without storing."""
+    tables = [impl.module.LocSet(values=True) for impl in both_impls]
+    stored: dict[str, int] = {}
+    for key, value in calls:
+        if value is None:
+            assert {t.get(key) for t in tables} == {stored.get(key, -1)}
+        else:
+            for t in tables:
+                t.put(key, value)
+            stored[key] = value
+    assert {len(t) for t in tables} == {len(stored)}
+
+
+def test_value_locset_grows_keeps_values_and_refuses_misuse(impl):
+    table = impl.module.LocSet(values=True)
+    for i in range(60_000):
+        table.put(f"{P}page-{i}", i * 7 + (1 << 62))
+    table.put(f"{P}page-5", 1)
+    assert table.get(f"{P}page-5") == 1 and table.get(f"{P}page-59999") == 59999 * 7 + (1 << 62)
+    assert table.get(f"{P}none") == -1 and len(table) == 60_000
+    with pytest.raises(ValueError, match="0 to 2"):
+        table.put(P, -1)
+    with pytest.raises(OverflowError):
+        table.put(P, 1 << 63)
+    with pytest.raises(TypeError, match="values=True"):
+        impl.module.LocSet().get(P)
+    with pytest.raises(ValueError, match="not both"):
+        impl.module.LocSet(tagged=True, values=True)
+
+
+@pytest.mark.c_extension
+def test_value_locset_stays_small():
+    from sitemapkit._urlset_c import LocSet as CLocSet
+
+    table = CLocSet(values=True)
+    for i in range(200_000):
+        table.put(f"https://example.com/p/{i}", i)
+    assert table.nbytes / 200_000 <= 24  # hash and value: the hreflang check's cost a URL
+
+
 @pytest.mark.c_extension
 def test_tagged_locset_stays_small():
     from sitemapkit._urlset_c import LocSet as CLocSet

@@ -90,7 +90,9 @@ def test_bad_entry_fails_naming_position_value_and_rule(impl, out, entry, rule, 
     message = str(info.value)
     assert info.value.rule == rule and info.value.position == 3
     assert message.startswith("entry 3: ")
-    assert f"breaks rule '{rule}'" in message and RULES[rule] in message
+    body, ref, number = RULES[rule].rpartition(" (sitemapkit rules ")
+    assert f"breaks rule '{rule}'" in message and (body or number) in message
+    assert not ref or message.endswith(ref + number)  # the value's detail comes before it
     assert text in message
     assert snapshot(out) == before  # the failed run changed nothing, left no temp files
 
@@ -256,7 +258,7 @@ def test_alternates_are_checked_again_whenever_they_change():
     assert normalize_alternates(iter(pairs)) == first == normalize_alternates(iter(pairs))
 
 
-def test_a_cluster_check_shortcut_still_catches_disagreement():
+def test_a_cluster_check_shortcut_still_catches_disagreement(impl):
     """Members carrying the very same alternates object skip the per-href work; a member
     that disagrees is still caught, before and after, and a loc that is not among the
     alternates it carries takes the full check."""
@@ -264,7 +266,7 @@ def test_a_cluster_check_shortcut_still_catches_disagreement():
 
     en, de, fr, x = BASE + "en", BASE + "de", BASE + "fr", BASE + "x"
     pair = (("en", en), ("de", de))
-    check = ClusterCheck()
+    check = ClusterCheck(impl.module.LocSet(values=True))
     check.add(x, (("en", x), ("fr", fr)))  # fr is in another cluster
     check.add(en, pair)
     check.add(de, pair)  # the same object: the shortcut
@@ -274,3 +276,82 @@ def test_a_cluster_check_shortcut_still_catches_disagreement():
     with pytest.raises(EntryError, match="already in a cluster"):
         check.add(fr, pair)  # the same object, but fr is not among its hrefs
     assert check.missing_members(BASE) == [fr]
+
+
+class _ClusterOracle:
+    """The cluster check as it was written first, with every href's set kept whole
+    (~400 bytes a URL): the reference the compact check must agree with."""
+
+    def __init__(self) -> None:
+        self.cluster_of: dict[str, frozenset[tuple[str, str]]] = {}
+        self.members: set[str] = set()
+
+    def add(self, loc: str, alternates: tuple[tuple[str, str], ...]) -> bool:
+        key = frozenset((lang.lower(), href) for lang, href in alternates)
+        if any(self.cluster_of.get(h, key) != key for h in (loc, *(h for _, h in alternates))):
+            return False
+        for _, href in alternates:
+            self.cluster_of[href] = key
+        self.members.add(loc)
+        return True
+
+    def missing(self) -> list[str]:
+        return sorted(h for h in self.cluster_of if h.startswith(BASE) and h not in self.members)
+
+
+_PAGES = [BASE + p for p in ("a", "b", "c", "d", "e")] + ["https://other.example/x"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_PAGES[:5]),
+                          st.lists(st.tuples(st.sampled_from(["en", "EN", "de", "fr", "x-default"]),
+                                             st.sampled_from(_PAGES)),
+                                   min_size=1, max_size=4, unique_by=lambda p: p[0].lower()),
+                          st.booleans()), max_size=25),
+       st.integers(1, 3))
+def test_the_compact_cluster_check_agrees_with_whole_sets(impl, members, recent):
+    """The writer's check keeps a hash and a digest per href (the hot unit's value
+    table), strings only for hrefs still waiting for their member and for a few recent
+    clusters. On random members (each lists itself, as the per-entry rule makes sure),
+    repeats and shared alternates objects, it refuses exactly the members the whole-set
+    check refuses and names the same missing hrefs, also when the cluster it disagrees
+    with has left the recent ones."""
+    from sitemapkit.rules import hreflang
+
+    check, oracle = hreflang.ClusterCheck(impl.module.LocSet(values=True)), _ClusterOracle()
+    last: tuple[tuple[str, str], ...] = ()
+    old, hreflang.RECENT_CLUSTERS = hreflang.RECENT_CLUSTERS, recent
+    try:
+        for loc, pairs, reuse in members:
+            if all(href != loc for _, href in pairs):
+                pairs[0] = (pairs[0][0], loc)
+            alternates = last if reuse and loc in dict(last).values() else tuple(pairs)
+            expected = oracle.add(loc, alternates)
+            try:
+                check.add(loc, alternates)
+            except EntryError as exc:
+                assert not expected, exc
+                assert exc.rule == "alternate-cluster" and "already in a cluster" in str(exc)
+            else:
+                assert expected
+            last = alternates
+    finally:
+        hreflang.RECENT_CLUSTERS = old
+    assert check.missing_members(BASE) == oracle.missing()
+
+
+def test_a_disagreeing_member_names_what_differs_or_who_listed_it(impl):
+    from sitemapkit.rules import hreflang
+
+    en, de, fr = BASE + "en", BASE + "de", BASE + "fr"
+    check = hreflang.ClusterCheck(impl.module.LocSet(values=True))
+    check.add(en, (("en", en), ("de", de)))
+    with pytest.raises(EntryError, match=r"they differ in \['fr https://example.com/docs/fr'\]"):
+        check.add(de, (("en", en), ("de", de), ("fr", fr)))
+    old, hreflang.RECENT_CLUSTERS = hreflang.RECENT_CLUSTERS, 1
+    try:
+        check.add(BASE + "x", (("en", BASE + "x"),))  # the en/de cluster leaves the recent ones
+        with pytest.raises(EntryError, match="listed by an earlier entry; this entry lists"):
+            check.add(de, (("de", de),))
+    finally:
+        hreflang.RECENT_CLUSTERS = old

@@ -62,10 +62,13 @@ class LocSet:
     """Seen-URL set for the cross-shard duplicate check: stores 64-bit hashes only.
 
     ``tagged=True`` also keeps, per hash, a tag (the validator's file number, where
-    MAX_TAG stands for that file or any later one: the C twin keeps 16 bits)."""
+    MAX_TAG stands for that file or any later one: the C twin keeps 16 bits);
+    ``values=True`` keeps a value from 0 to 2**63 - 1 instead (``get``, ``put``)."""
 
-    def __init__(self, tagged: bool = False) -> None:
-        self.tagged = tagged
+    def __init__(self, tagged: bool = False, values: bool = False) -> None:
+        if tagged and values:
+            raise ValueError("a LocSet keeps tags or values, not both")
+        self.tagged, self.values = tagged, values
         self._hashes: dict[int, int] = {}
 
     def add(self, loc: str) -> bool:
@@ -80,6 +83,21 @@ class LocSet:
             return self._hashes[h] if self.tagged else 0
         self._hashes[h] = min(tag, MAX_TAG) if self.tagged else 0
         return -1
+
+    def get(self, key: str) -> int:
+        """The value stored for ``key`` (a values set), or -1."""
+        if not self.values:
+            raise TypeError("get() needs LocSet(values=True)")
+        return self._hashes.get(hash(key) or 1, -1)
+
+    def put(self, key: str, value: int) -> None:
+        """Store ``value`` (0 to 2**63 - 1) for ``key``, replacing any earlier one."""
+        if not self.values:
+            raise TypeError("put() needs LocSet(values=True)")
+        if not 0 <= value < 1 << 63:
+            raise (ValueError if value < 0 else OverflowError)(
+                f"a LocSet value is 0 to 2**63 - 1, not {value}")
+        self._hashes[hash(key) or 1] = value
 
     def __contains__(self, key: str) -> bool:
         return (hash(key) or 1) in self._hashes

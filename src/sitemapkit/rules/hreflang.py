@@ -8,11 +8,12 @@ members against each other as they stream past.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Protocol
 
 from ..protocol import HREFLANG, X_DEFAULT
 
 __all__ = ["X_DEFAULT", "Alternates", "ClusterCheck", "check_cluster", "cluster",
-           "normalize_alternates", "pairs_from_config"]
+           "normalize_alternates", "pairs_from_config", "ValueTable"]
 from .model import EntryError
 from .urls import normalize_href
 
@@ -30,36 +31,67 @@ def cluster(urls_by_lang: Mapping[str, str], x_default: str | None = None) -> Al
     return tuple(pairs)
 
 
-class ClusterCheck:
-    """Remembers each href's cluster so a member that disagrees is caught on arrival."""
+class ValueTable(Protocol):
+    """The hot unit's ``LocSet(values=True)``: a 64-bit hash and a value per URL."""
 
-    def __init__(self) -> None:
-        self._cluster_of: dict[str, frozenset[tuple[str, str]]] = {}
-        self._members: set[str] = set()
+    def get(self, key: str) -> int: ...
+
+    def put(self, key: str, value: int) -> None: ...
+
+
+DIGEST_BITS = 63  # a cluster's digest: its frozenset's hash, as the table keeps values
+RECENT_CLUSTERS = 1024  # clusters kept whole, to name what a disagreeing member changed
+
+
+class ClusterCheck:
+    """Remembers each href's cluster so a member that disagrees is caught on arrival.
+
+    Per href it keeps only a hash and its cluster's digest (about 20 bytes in the C
+    twin, where sets of strings took ~400): strings stay only for hrefs a member
+    listed that no entry has yet written with alternates, and for recent clusters."""
+
+    def __init__(self, table: ValueTable) -> None:
+        self._of = table  # href -> the digest of the cluster that listed it
+        self._waiting: dict[str, None] = {}  # listed, not yet written as a member
+        self._recent: dict[int, frozenset[tuple[str, str]]] = {}
         self._last: Alternates | None = None  # the previous member's (same object: agrees)
 
     def add(self, loc: str, alternates: Alternates) -> None:
-        """Record one member (normalized values); raise if it disagrees with one seen."""
+        """Record one member (normalized, non-empty alternates that list the member, as
+        ``check_cluster`` makes sure); raise if it disagrees with one seen."""
         if alternates is self._last and any(href == loc for _, href in alternates):
-            self._members.add(loc)  # the previous member mapped every href to this set
+            self._waiting.pop(loc, None)  # the previous member mapped every href
             return
         key = frozenset((lang.lower(), href) for lang, href in alternates)
+        digest = hash(key) & ((1 << DIGEST_BITS) - 1)
+        table = self._of
         for href in (loc, *(h for _, h in alternates)):
-            known = self._cluster_of.get(href)
-            if known is not None and known != key:
-                differs = sorted(f"{lang} {h}" for lang, h in known ^ key)[:4]
+            known = table.get(href)
+            if known >= 0 and known != digest:
                 raise EntryError("alternate-cluster", "alternates", loc,
-                                 f"{href} is already in a cluster with other alternates; "
-                                 f"they differ in {differs}")
+                                 self._differs(href, known, key))
         for _, href in alternates:
-            self._cluster_of[href] = key
-        self._members.add(loc)
+            if table.get(href) < 0:
+                table.put(href, digest)
+                self._waiting[href] = None
+        self._waiting.pop(loc, None)
+        if len(self._recent) >= RECENT_CLUSTERS:
+            self._recent.clear()
+        self._recent[digest] = key
         self._last = alternates
+
+    def _differs(self, href: str, digest: int, key: frozenset[tuple[str, str]]) -> str:
+        known = self._recent.get(digest)
+        if known is None:
+            listed = sorted(f"{lang} {h}" for lang, h in key)[:4]
+            return (f"{href} is already in a cluster with other alternates, listed by an "
+                    f"earlier entry; this entry lists {listed}")
+        differs = sorted(f"{lang} {h}" for lang, h in known ^ key)[:4]
+        return f"{href} is already in a cluster with other alternates; they differ in {differs}"
 
     def missing_members(self, site_prefix: str) -> list[str]:
         """hrefs on this site that no entry with alternates claimed (reciprocity unknown)."""
-        return sorted(h for h in self._cluster_of
-                      if h.startswith(site_prefix) and h not in self._members)
+        return sorted(h for h in self._waiting if h.startswith(site_prefix))
 
 
 def pairs_from_config(items: Iterable[object], what: str) -> dict[str, str]:

@@ -82,8 +82,12 @@ class EntryError(SitemapkitError, ValueError):
         shown = repr(self.value)
         if len(shown) > 200:
             shown = shown[:197] + "..."
-        extra = f" ({self.detail})" if self.detail else ""
-        return f"{where}{self.field} {shown} breaks rule '{self.rule}': {RULES[self.rule]}{extra}"
+        text = RULES[self.rule]
+        if self.detail:  # what this value did, before the rule's reference
+            body, ref, tail = text.rpartition(" (sitemapkit rules ")
+            text = (f"{body} ({self.detail}){ref}{tail}" if ref
+                    else f"{text} ({self.detail})")
+        return f"{where}{self.field} {shown} breaks rule '{self.rule}': {text}"
 
 
 class Normalized(NamedTuple):

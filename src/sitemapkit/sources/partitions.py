@@ -10,10 +10,10 @@ task) give identical names and bytes.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
+from .._compat import blake2b
 from ..errors import ConfigError
 from ..protocol import URL_KEPT
 from ..rules.model import EntryError, UrlEntry
@@ -53,7 +53,7 @@ def canonical_loc(loc: object, prefix: str) -> str:
 def partition_key(loc: object, prefix: str) -> int:
     """A stable 63-bit hash of the canonical loc (the same in every process and run,
     unlike ``hash()``), for hash partitioning."""
-    digest = hashlib.blake2b(canonical_loc(loc, prefix).encode("utf-8", "surrogatepass"),
+    digest = blake2b(canonical_loc(loc, prefix).encode("utf-8", "surrogatepass"),
                              digest_size=8).digest()
     return int.from_bytes(digest, "big") >> 1
 

@@ -10,12 +10,8 @@ import struct
 import zlib
 from typing import Any
 
+from .._compat import blake2b
 from .._urlset import CRC32_CLMUL, crc32
-
-try:  # BLAKE2 is built into CPython; ``import hashlib`` would also start OpenSSL,
-    from _blake2 import blake2b  # ~7 ms of a ~70 ms CLI start
-except ImportError:  # pragma: no cover - other Pythons
-    from hashlib import blake2b
 
 BACKENDS = ("zlib", "isal", "zlib-ng")
 LEVELS = {"zlib": range(10), "isal": range(4), "zlib-ng": range(10)}
