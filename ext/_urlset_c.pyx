@@ -853,18 +853,28 @@ cdef class LocSet:
         seen with (a tagged set; an untagged one answers 0)."""
         return self.add_tagged(self._hash(key), tag)
 
-    def get(self, str key):
+    cdef inline uint64_t _key(self, object key) except? 0:
+        """A str's hash, or an int taken as the hash itself (one kind per table)."""
+        cdef uint64_t h
+        if isinstance(key, int):
+            h = <uint64_t>key  # OverflowError outside 0..2**64 - 1
+            return 1 if h == 0 else h
+        if not isinstance(key, str):
+            raise TypeError(f"a LocSet key is a str or an int, not {type(key).__name__}")
+        return self._hash(key)
+
+    def get(self, key):
         """The value stored for ``key`` (a values set), or -1."""
-        cdef uint64_t h = self._hash(key)
+        cdef uint64_t h = self._key(key)
         cdef int seg = <int>(h >> 56)
         cdef Py_ssize_t j = self._slot(h, seg)
         if not self.values:
             raise TypeError("get() needs LocSet(values=True)")
         return <int64_t>self.vals[seg][j] if self.tables[seg][j] == h else -1
 
-    def put(self, str key, int64_t value):
+    def put(self, key, int64_t value):
         """Store ``value`` (0 to 2**63 - 1) for ``key``, replacing any earlier one."""
-        cdef uint64_t h = self._hash(key)
+        cdef uint64_t h = self._key(key)
         cdef int seg = <int>(h >> 56)
         cdef Py_ssize_t j = self._slot(h, seg)
         if not self.values:
@@ -874,6 +884,19 @@ cdef class LocSet:
         self.vals[seg][j] = <uint64_t>value
         if self.tables[seg][j] != h:
             self._store(h, seg, j)
+
+    def items(self):
+        """(key hash, value) of every entry of a values set, in no particular order."""
+        cdef int seg
+        cdef Py_ssize_t j
+        if not self.values:
+            raise TypeError("items() needs LocSet(values=True)")
+        for seg in range(SEGMENTS):
+            j = 0
+            while j < self.caps[seg]:  # no growth while iterating: a put may not run
+                if self.tables[seg][j]:
+                    yield self.tables[seg][j], <int64_t>self.vals[seg][j]
+                j += 1
 
     def __contains__(self, str key):
         cdef uint64_t h = self._hash(key)

@@ -13,6 +13,7 @@ import zlib
 from collections.abc import Iterator
 
 from ._canonical_py import canonical_lastmod, canonical_loc, canonical_priority, encode_tail
+from ._locset_py import LocSet as LocSet  # re-exported: part of this twin
 from ._rows_py import split_line
 from .protocol import (
     CHANGEFREQS,
@@ -31,7 +32,6 @@ HEAD = f'{XML_DECLARATION}<urlset xmlns="{SITEMAP_NS}">\n'.encode()
 HEAD_XHTML = f'{XML_DECLARATION}<urlset xmlns="{SITEMAP_NS}" xmlns:xhtml="{XHTML_NS}">\n'.encode()
 TAIL = b"</urlset>\n"
 _FAST_KEYS = frozenset(FAST_FIELDS)
-MAX_TAG = 65535
 
 
 CRC32_CLMUL = False  # the C twin folds with carry-less multiplication where it can
@@ -56,54 +56,6 @@ def escape(text: str) -> str:
     if "<" in text or ">" in text or '"' in text:
         text = text.replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
     return text
-
-
-class LocSet:
-    """Seen-URL set for the cross-shard duplicate check: stores 64-bit hashes only.
-
-    ``tagged=True`` also keeps, per hash, a tag (the validator's file number, where
-    MAX_TAG stands for that file or any later one: the C twin keeps 16 bits);
-    ``values=True`` keeps a value from 0 to 2**63 - 1 instead (``get``, ``put``)."""
-
-    def __init__(self, tagged: bool = False, values: bool = False) -> None:
-        if tagged and values:
-            raise ValueError("a LocSet keeps tags or values, not both")
-        self.tagged, self.values = tagged, values
-        self._hashes: dict[int, int] = {}
-
-    def add(self, loc: str) -> bool:
-        """True if ``loc`` is new (hash 0 is folded into 1, as in the C twin)."""
-        return self.first(loc, 0) == -1
-
-    def first(self, key: str, tag: int) -> int:
-        """-1 if ``key`` is new (remembered with ``tag``); else the tag it was first seen
-        with (a tagged set; an untagged one answers 0)."""
-        h = hash(key) or 1
-        if h in self._hashes:
-            return self._hashes[h] if self.tagged else 0
-        self._hashes[h] = min(tag, MAX_TAG) if self.tagged else 0
-        return -1
-
-    def get(self, key: str) -> int:
-        """The value stored for ``key`` (a values set), or -1."""
-        if not self.values:
-            raise TypeError("get() needs LocSet(values=True)")
-        return self._hashes.get(hash(key) or 1, -1)
-
-    def put(self, key: str, value: int) -> None:
-        """Store ``value`` (0 to 2**63 - 1) for ``key``, replacing any earlier one."""
-        if not self.values:
-            raise TypeError("put() needs LocSet(values=True)")
-        if not 0 <= value < 1 << 63:
-            raise (ValueError if value < 0 else OverflowError)(
-                f"a LocSet value is 0 to 2**63 - 1, not {value}")
-        self._hashes[hash(key) or 1] = value
-
-    def __contains__(self, key: str) -> bool:
-        return (hash(key) or 1) in self._hashes
-
-    def __len__(self) -> int:
-        return len(self._hashes)
 
 
 class UrlsetBuffer:

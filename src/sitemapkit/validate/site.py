@@ -23,6 +23,7 @@ from ..protocol import (
 )
 from ..rules.urls import normalize_base_url
 from ..sources.htmlmeta import html_signals, same_url
+from .clusters import ClusterRecord
 from .findings import Report, Say, Severity
 from .scanfeed import scan_unit
 from .sitewide import check_clusters, has_html, same_content
@@ -62,6 +63,7 @@ def validate(paths: Iterable[str | os.PathLike[str]],
                      frozenset(opts.allow_namespaces), scan_unit=unit)
     if unit is not None:
         state.seen = unit.LocSet(tagged=True)
+        state.clusters = ClusterRecord(unit.LocSet(values=True), unit.LocSet(values=True))
     for given in paths:
         path = Path(given)
         if not path.exists():

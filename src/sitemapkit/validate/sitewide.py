@@ -8,7 +8,10 @@ import os
 from pathlib import Path
 
 from ..protocol import MAX_BYTES
+from .clusters import ClusterRecall, ClusterRecord
+from .findings import Report
 from .state import RunState
+from .xmlfile import XmlCheck
 
 
 def has_html(root: Path) -> bool:
@@ -32,21 +35,30 @@ def same_content(gz_path: Path, plain: Path) -> bool:
 
 
 def check_clusters(state: RunState) -> None:
-    """Rule 36 across files: every member carries the same set and lists the others."""
-    clusters, report = state.clusters, state.report
-    agreed: dict[int, bool] = {}  # id of a (pooled) cluster -> every href is its member
-    for member, cluster in clusters.items():
-        ok = agreed.get(id(cluster))
-        if ok is None:
-            ok = agreed[id(cluster)] = all(clusters.get(href) is cluster for _, href in cluster)
-        if ok:  # equal clusters are one object (RunState.add_cluster): nothing to say
-            continue
-        name, line = state.cluster_line(member)
+    """Rule 36 across files: every member carries the same set and lists the others.
+    The record says which sets are broken; the files with clusters are read again
+    (findings of that reading dropped) for the members and hrefs to name."""
+    record = state.clusters
+    assert isinstance(record, ClusterRecord)
+    broken = record.broken()
+    if not broken:
+        return
+    recall = ClusterRecall(record, broken)
+    again = RunState(Report(), state.max_bytes, state.future_limit, state.allow_namespaces,
+                     scan_unit=state.scan_unit, clusters=recall)
+    if state.scan_unit is not None:
+        again.seen = state.scan_unit.LocSet(tagged=True)
+    for file_no in sorted(record.file_nos):
+        path, scope = state.sources[file_no]
+        recall.name = state.file_names[file_no]
+        XmlCheck(path, recall.name, again, scope).run()
+    report, members = state.report, record.members
+    for member, (cluster, d, name, line) in recall.members():
         for href in dict.fromkeys(href for _, href in cluster):  # x-default often repeats one
             if href == member:
                 continue
-            other = clusters.get(href)
-            if other is None:
+            other = members.get(href)
+            if other < 0:
                 if href in state.seen:
                     report.add("error", "hreflang-cluster", name, line,
                                f"{member} lists {href} as an alternate, but {href} is in the "
@@ -55,7 +67,7 @@ def check_clusters(state: RunState) -> None:
                     report.add("warning", "hreflang-unlisted", name, line,
                                f"alternate {href} is in no sitemap here; reciprocity cannot "
                                "be checked")
-            elif other != cluster:
+            elif other >> 1 != d:
                 report.add("error", "hreflang-cluster", name, line,
                            f"{member} and its alternate {href} list different alternates; "
                            "every member must carry the same set")

@@ -7,15 +7,21 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from types import ModuleType
+from typing import Protocol
 
+from .._locset_py import MAX_TAG
 from .._urlset import LocSet
-from .._urlset_py import MAX_TAG
 from ..protocol import CHANGEFREQS, PLAIN_PRIORITIES
 from ..rules.dates import lastmod_key, normalize_lastmod
 from ..rules.model import EntryError
+from .clusters import Cluster, ClusterRecord
 from .findings import Report, Say
 
-Cluster = frozenset[tuple[str, str]]  # (hreflang lower-cased, href key)
+
+class ClusterSink(Protocol):
+    """Where members go: the first reading's record, or the second reading."""
+
+    def add(self, key: str, cluster: Cluster, file_no: int, line: int) -> None: ...
 
 
 @dataclass
@@ -43,34 +49,23 @@ class RunState:
     # tags in the hot unit's LocSet (about 13 bytes a URL in C; 12M URLs in ~160 MB)
     seen: LocSet = field(default_factory=lambda: LocSet(tagged=True))
     file_names: list[str] = field(default_factory=list)
-    clusters: dict[str, Cluster] = field(default_factory=dict)  # member key -> cluster
-    cluster_pool: dict[Cluster, Cluster] = field(default_factory=dict)  # one of each
-    cluster_at: dict[str, int] = field(default_factory=dict)  # member -> file_no << 32 | line
+    clusters: ClusterSink = field(default_factory=ClusterRecord)  # rule 36 across files
     lastmod_cache: dict[str, tuple[str, int] | None] = field(default_factory=dict)
     page_check: Callable[[str, Say], None] | None = None
     # the hot-unit twin whose UrlScan takes plain <url> blocks (None: expat reads all);
     # ``seen`` must come from the same twin
     scan_unit: ModuleType | None = None
+    sources: list[tuple[Path, str | None]] = field(default_factory=list)  # per file number
 
     def add_cluster(self, key: str, cluster: Cluster, file_no: int, line: int) -> None:
-        """Remember one hreflang member for the check across files. Members of a
-        cluster share one frozenset, and a member's key is that set's own string: a
-        site with two languages costs ~430 bytes a URL less (400,000 URLs: 380 -> 208 MB)."""
-        cluster = self.cluster_pool.setdefault(cluster, cluster)
-        for _, href in cluster:
-            if href == key:
-                key = href
-                break
-        self.clusters[key] = cluster
-        self.cluster_at[key] = file_no << 32 | line
+        """One hreflang member, for the check across files (``clusters``)."""
+        self.clusters.add(key, cluster, file_no, line)
 
-    def cluster_line(self, member: str) -> tuple[str, int]:
-        """The file and line where ``member`` listed its alternates."""
-        at = self.cluster_at[member]
-        return self.file_names[at >> 32], at & 0xFFFFFFFF
-
-    def file_number(self, name: str) -> int:
+    def file_number(self, name: str, path: Path, scope: str | None) -> int:
+        """Number a file (duplicate tags, cluster listings); its path and scope are
+        kept for a second reading of its clusters."""
         self.file_names.append(name)
+        self.sources.append((path, scope))
         return len(self.file_names) - 1
 
     def check_duplicate(self, key: str, file_no: int, say: Say,

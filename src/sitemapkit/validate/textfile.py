@@ -14,7 +14,7 @@ from .urls import check_url, origin
 
 def check_text(path: Path, shown_name: str, state: RunState, scope: str | None) -> FileResult:
     result = FileResult(path, "text")
-    file_no = state.file_number(shown_name)
+    file_no = state.file_number(shown_name, path, scope)
     line_no = 0
 
     def say(severity: Severity, id_: str, message: str) -> None:

@@ -48,7 +48,7 @@ class XmlCheck:
                  scope: str | None) -> None:
         self.path, self.name, self.state = path, shown_name, state
         self.scope = scope  # URL prefix every loc must start with (rules 28, 34), if known
-        self.file_no = state.file_number(shown_name)
+        self.file_no = state.file_number(shown_name, path, scope)
         self.result = FileResult(path, "broken")
         parser = expat.ParserCreate("UTF-8", SEP)
         parser.buffer_text = True
