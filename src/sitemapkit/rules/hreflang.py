@@ -13,7 +13,7 @@ from typing import Protocol
 from ..protocol import HREFLANG, X_DEFAULT
 
 __all__ = ["X_DEFAULT", "Alternates", "ClusterCheck", "check_cluster", "cluster",
-           "normalize_alternates", "pairs_from_config", "ValueTable"]
+           "digest", "normalize_alternates", "pairs_from_config", "ValueTable"]
 from .model import EntryError
 from .urls import normalize_href
 
@@ -39,8 +39,14 @@ class ValueTable(Protocol):
     def put(self, key: str, value: int) -> None: ...
 
 
-DIGEST_BITS = 63  # a cluster's digest: its frozenset's hash, as the table keeps values
+DIGEST_BITS = 62  # a value table keeps 63 bits: room for one flag beside a digest
 RECENT_CLUSTERS = 1024  # clusters kept whole, to name what a disagreeing member changed
+
+
+def digest(members: frozenset[tuple[str, str]]) -> int:
+    """A cluster's identity, its set's hash: equal sets, equal digests. Two different
+    sets share one with odds of about 1 in 100,000 at 10**7 distinct sets."""
+    return hash(members) & ((1 << DIGEST_BITS) - 1)
 
 
 class ClusterCheck:
@@ -63,25 +69,25 @@ class ClusterCheck:
             self._waiting.pop(loc, None)  # the previous member mapped every href
             return
         key = frozenset((lang.lower(), href) for lang, href in alternates)
-        digest = hash(key) & ((1 << DIGEST_BITS) - 1)
+        d = digest(key)
         table = self._of
         for href in (loc, *(h for _, h in alternates)):
             known = table.get(href)
-            if known >= 0 and known != digest:
+            if known >= 0 and known != d:
                 raise EntryError("alternate-cluster", "alternates", loc,
                                  self._differs(href, known, key))
         for _, href in alternates:
             if table.get(href) < 0:
-                table.put(href, digest)
+                table.put(href, d)
                 self._waiting[href] = None
         self._waiting.pop(loc, None)
         if len(self._recent) >= RECENT_CLUSTERS:
             self._recent.clear()
-        self._recent[digest] = key
+        self._recent[d] = key
         self._last = alternates
 
-    def _differs(self, href: str, digest: int, key: frozenset[tuple[str, str]]) -> str:
-        known = self._recent.get(digest)
+    def _differs(self, href: str, known_digest: int, key: frozenset[tuple[str, str]]) -> str:
+        known = self._recent.get(known_digest)
         if known is None:
             listed = sorted(f"{lang} {h}" for lang, h in key)[:4]
             return (f"{href} is already in a cluster with other alternates, listed by an "

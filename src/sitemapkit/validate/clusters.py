@@ -1,4 +1,4 @@
-"""Rule 36 across files in about 30 bytes a URL: every member of an hreflang cluster
+"""Rule 36 across files in about 35 bytes a URL: every member of an hreflang cluster
 carries the same set, itself included.
 
 While files are read, a member keeps only a 64-bit hash and the digest of the last
@@ -15,17 +15,11 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from .._urlset import LocSet
+from ..rules.hreflang import digest
 
 Cluster = frozenset[tuple[str, str]]  # (hreflang lower-cased, href key)
 
-DIGEST_BITS = 62  # a member's value is digest << 1 | lists-itself, below 2**63
-_LOW = 0xFFFFFFFF
-
-
-def digest(cluster: Cluster) -> int:
-    """The set's identity: equal sets, equal digests (a 62-bit collision would merge
-    two sets, about 1 in 10**5 at 10**8 distinct sets)."""
-    return hash(cluster) & ((1 << DIGEST_BITS) - 1)
+_LOW = 0xFFFFFFFF  # a set's value: hrefs << 32 | members that carry it
 
 
 class ClusterRecord:
@@ -42,7 +36,7 @@ class ClusterRecord:
         """One member as the file lists it; a later listing of the member replaces it."""
         self.file_nos.add(file_no)
         d = digest(cluster)
-        value = d << 1 | any(href == key for _, href in cluster)
+        value = d << 1 | any(href == key for _, href in cluster)  # below 2**63
         old = self.members.get(key)
         if old == value:
             return
