@@ -266,7 +266,7 @@ def test_a_cluster_check_shortcut_still_catches_disagreement(impl):
 
     en, de, fr, x = BASE + "en", BASE + "de", BASE + "fr", BASE + "x"
     pair = (("en", en), ("de", de))
-    check = ClusterCheck(impl.module.LocSet(values=True))
+    check = ClusterCheck(impl.module.LocSet(values=True), BASE)
     check.add(x, (("en", x), ("fr", fr)))  # fr is in another cluster
     check.add(en, pair)
     check.add(de, pair)  # the same object: the shortcut
@@ -275,7 +275,7 @@ def test_a_cluster_check_shortcut_still_catches_disagreement(impl):
     check.add(de, pair)
     with pytest.raises(EntryError, match="already in a cluster"):
         check.add(fr, pair)  # the same object, but fr is not among its hrefs
-    assert check.missing_members(BASE) == [fr]
+    assert check.missing_members() == (1, fr)
 
 
 class _ClusterOracle:
@@ -314,13 +314,16 @@ def test_the_compact_cluster_check_agrees_with_whole_sets(impl, members, recent)
     table), strings only for hrefs still waiting for their member and for a few recent
     clusters. On random members (each lists itself, as the per-entry rule makes sure),
     repeats and shared alternates objects, it refuses exactly the members the whole-set
-    check refuses and names the same missing hrefs, also when the cluster it disagrees
-    with has left the recent ones."""
+    check refuses and counts the same missing hrefs, also when the cluster it disagrees
+    with has left the recent ones and when older waiting hrefs are only a bit."""
     from sitemapkit.rules import hreflang
 
-    check, oracle = hreflang.ClusterCheck(impl.module.LocSet(values=True)), _ClusterOracle()
+    check = hreflang.ClusterCheck(impl.module.LocSet(values=True), BASE)
+    oracle = _ClusterOracle()
     last: tuple[tuple[str, str], ...] = ()
     old, hreflang.RECENT_CLUSTERS = hreflang.RECENT_CLUSTERS, recent
+    kept = hreflang.WAITING_KEPT
+    hreflang.WAITING_KEPT = recent if recent < 3 else kept  # 1 or 2: waits become bits
     try:
         for loc, pairs, reuse in members:
             if all(href != loc for _, href in pairs):
@@ -336,15 +339,21 @@ def test_the_compact_cluster_check_agrees_with_whole_sets(impl, members, recent)
                 assert expected
             last = alternates
     finally:
-        hreflang.RECENT_CLUSTERS = old
-    assert check.missing_members(BASE) == oracle.missing()
+        hreflang.RECENT_CLUSTERS, hreflang.WAITING_KEPT = old, kept
+    count, example = check.missing_members()
+    missing = oracle.missing()
+    assert count == len(missing)
+    if recent == 3:  # every waiting href kept as a string: the smallest is the example
+        assert example == (min(missing) if missing else None)
+    else:
+        assert example is None or example in missing
 
 
 def test_a_disagreeing_member_names_what_differs_or_who_listed_it(impl):
     from sitemapkit.rules import hreflang
 
     en, de, fr = BASE + "en", BASE + "de", BASE + "fr"
-    check = hreflang.ClusterCheck(impl.module.LocSet(values=True))
+    check = hreflang.ClusterCheck(impl.module.LocSet(values=True), BASE)
     check.add(en, (("en", en), ("de", de)))
     with pytest.raises(EntryError, match=r"they differ in \['fr https://example.com/docs/fr'\]"):
         check.add(de, (("en", en), ("de", de), ("fr", fr)))
@@ -355,3 +364,27 @@ def test_a_disagreeing_member_names_what_differs_or_who_listed_it(impl):
             check.add(de, (("de", de),))
     finally:
         hreflang.RECENT_CLUSTERS = old
+
+
+def test_one_language_after_another_keeps_no_strings_per_waiting_href(impl, monkeypatch):
+    """A multilingual export often writes every English page, then every German one:
+    each English member waits for its German twin. Past WAITING_KEPT strings, a wait is
+    a bit in the table; the count and an example still come out."""
+    from sitemapkit.rules import hreflang
+
+    monkeypatch.setattr(hreflang, "WAITING_KEPT", 64)
+    check = hreflang.ClusterCheck(impl.module.LocSet(values=True), BASE)
+    clusters = [(("en", f"{BASE}en/{i}"), ("de", f"{BASE}de/{i}"), ("fr", f"https://fr.example/{i}"))
+                for i in range(1_000)]
+    for alternates in clusters:
+        check.add(alternates[0][1], alternates)
+    assert check.missing_members()[0] == 1_000 and len(check._waiting) == 64
+    for alternates in clusters[1:]:  # every German page but the first (fr is elsewhere)
+        check.add(alternates[1][1], alternates)
+    assert check.missing_members() == (1, None)  # de/0 waits as a bit: no string left
+    check.add(clusters[5][1][1], clusters[5])  # a German page again: counted once
+    assert check.missing_members() == (1, None)
+    check.add(clusters[0][1][1], clusters[0])
+    assert check.missing_members() == (0, None)
+    check.add(BASE + "x", (("en", BASE + "x"), ("de", BASE + "de/x")))
+    assert check.missing_members() == (1, BASE + "de/x")

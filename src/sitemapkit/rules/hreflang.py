@@ -7,6 +7,7 @@ members against each other as they stream past.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from typing import Protocol
 
@@ -41,6 +42,8 @@ class ValueTable(Protocol):
 
 DIGEST_BITS = 62  # a value table keeps 63 bits: room for one flag beside a digest
 RECENT_CLUSTERS = 1024  # clusters kept whole, to name what a disagreeing member changed
+WAITING_KEPT = 8_192  # hrefs waiting for their own entry kept as strings (~1.5 MB)
+_NOT_WAITING = object()
 
 
 def digest(members: frozenset[tuple[str, str]]) -> int:
@@ -53,12 +56,18 @@ class ClusterCheck:
     """Remembers each href's cluster so a member that disagrees is caught on arrival.
 
     Per href it keeps only a hash and its cluster's digest (about 20 bytes in the C
-    twin, where sets of strings took ~400): strings stay only for hrefs a member
-    listed that no entry has yet written with alternates, and for recent clusters."""
+    twin, where sets of strings took ~400). An href on this site that a member listed
+    waits for its own entry: the latest WAITING_KEPT such hrefs as strings, older ones
+    as a bit beside their digest, so rows of one language after another stay as small
+    as rows of a cluster together. Recent clusters are kept whole for messages."""
 
-    def __init__(self, table: ValueTable) -> None:
-        self._of = table  # href -> the digest of the cluster that listed it
-        self._waiting: dict[str, None] = {}  # listed, not yet written as a member
+    def __init__(self, table: ValueTable, site_prefix: str) -> None:
+        self._of = table  # href -> digest << 1 | waiting (and no longer a string here)
+        self._site = site_prefix
+        # the latest hrefs waiting for their entry (ordered: a dict whose first keys
+        # are deleted over and over takes ever longer to find its first one)
+        self._waiting: OrderedDict[str, None] = OrderedDict()
+        self._spilled = 0  # older waiting hrefs, marked by their bit
         self._recent: dict[int, frozenset[tuple[str, str]]] = {}
         self._last: Alternates | None = None  # the previous member's (same object: agrees)
 
@@ -66,25 +75,41 @@ class ClusterCheck:
         """Record one member (normalized, non-empty alternates that list the member, as
         ``check_cluster`` makes sure); raise if it disagrees with one seen."""
         if alternates is self._last and any(href == loc for _, href in alternates):
-            self._waiting.pop(loc, None)  # the previous member mapped every href
+            self._arrived(loc)  # the previous member mapped every href
             return
         key = frozenset((lang.lower(), href) for lang, href in alternates)
         d = digest(key)
         table = self._of
         for href in (loc, *(h for _, h in alternates)):
             known = table.get(href)
-            if known >= 0 and known != d:
+            if known >= 0 and known >> 1 != d:
                 raise EntryError("alternate-cluster", "alternates", loc,
-                                 self._differs(href, known, key))
+                                 self._differs(href, known >> 1, key))
         for _, href in alternates:
             if table.get(href) < 0:
-                table.put(href, d)
-                self._waiting[href] = None
-        self._waiting.pop(loc, None)
+                table.put(href, d << 1)
+                if href != loc and href.startswith(self._site):
+                    self._wait(href)
+        self._arrived(loc)
         if len(self._recent) >= RECENT_CLUSTERS:
             self._recent.clear()
         self._recent[d] = key
         self._last = alternates
+
+    def _wait(self, href: str) -> None:
+        waiting = self._waiting
+        if len(waiting) >= WAITING_KEPT:  # the oldest becomes a bit in the table
+            oldest, _ = waiting.popitem(last=False)
+            self._of.put(oldest, self._of.get(oldest) | 1)
+            self._spilled += 1
+        waiting[href] = None
+
+    def _arrived(self, loc: str) -> None:
+        if self._waiting.pop(loc, _NOT_WAITING) is _NOT_WAITING and self._spilled:
+            value = self._of.get(loc)
+            if value & 1:
+                self._of.put(loc, value ^ 1)
+                self._spilled -= 1
 
     def _differs(self, href: str, known_digest: int, key: frozenset[tuple[str, str]]) -> str:
         known = self._recent.get(known_digest)
@@ -95,9 +120,10 @@ class ClusterCheck:
         differs = sorted(f"{lang} {h}" for lang, h in known ^ key)[:4]
         return f"{href} is already in a cluster with other alternates; they differ in {differs}"
 
-    def missing_members(self, site_prefix: str) -> list[str]:
-        """hrefs on this site that no entry with alternates claimed (reciprocity unknown)."""
-        return sorted(h for h in self._waiting if h.startswith(site_prefix))
+    def missing_members(self) -> tuple[int, str | None]:
+        """How many hrefs on this site no entry with alternates claimed (reciprocity
+        unknown), and one of them if one is among the latest."""
+        return len(self._waiting) + self._spilled, min(self._waiting, default=None)
 
 
 def pairs_from_config(items: Iterable[object], what: str) -> dict[str, str]:

@@ -96,11 +96,11 @@ def _finish(run: ShardStream, opts: WriterOptions, prefix: str) -> None:
         except OSError as exc:
             r.warnings.append(f"the lastmod record {run.record.path} could not be saved "
                               f"({exc.strerror}); the next run compares with the older one")
-    lonely = run.clusters.missing_members(prefix)
+    lonely, example = run.clusters.missing_members()
     if lonely:
-        r.warnings.append(f"{len(lonely)} alternate URLs on this site were never written with "
+        r.warnings.append(f"{lonely} alternate URLs on this site were never written with "
                           f"their cluster, so search engines may ignore those clusters "
-                          f"(sitemapkit rules 36), e.g. {lonely[0]}")
+                          f"(sitemapkit rules 36)" + (f", e.g. {example}" if example else ""))
     if "{digest" not in str(opts.shard_pattern) and r.shard_count > 1:
         r.warnings.append(f"shard_pattern {opts.shard_pattern!r} has no {{digest}}: new shards "
                           "overwrite the ones the live index names while they are written, so "

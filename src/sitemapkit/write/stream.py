@@ -77,7 +77,7 @@ class ShardStream:
         self.in_flight: deque[Shard] = deque()
         self.first_raw: bytes | None = None  # a single-shard set keeps its plain bytes
         self.temps: list[Path] = []
-        self.clusters = ClusterCheck(impl.LocSet(values=True))
+        self.clusters = ClusterCheck(impl.LocSet(values=True), prefix)
         self.result = WriteResult(out_dir, str(opts.filename), [], [], [], 0, 0,
                                   base_url=prefix)
 
