@@ -865,22 +865,22 @@ cdef class LocSet:
 
     def get(self, key):
         """The value stored for ``key`` (a values set), or -1."""
+        if not self.values:
+            raise TypeError("get() needs LocSet(values=True)")
         cdef uint64_t h = self._key(key)
         cdef int seg = <int>(h >> 56)
         cdef Py_ssize_t j = self._slot(h, seg)
-        if not self.values:
-            raise TypeError("get() needs LocSet(values=True)")
         return <int64_t>self.vals[seg][j] if self.tables[seg][j] == h else -1
 
     def put(self, key, int64_t value):
         """Store ``value`` (0 to 2**63 - 1) for ``key``, replacing any earlier one."""
-        cdef uint64_t h = self._key(key)
-        cdef int seg = <int>(h >> 56)
-        cdef Py_ssize_t j = self._slot(h, seg)
         if not self.values:
             raise TypeError("put() needs LocSet(values=True)")
         if value < 0:
             raise ValueError(f"a LocSet value is 0 to 2**63 - 1, not {value}")
+        cdef uint64_t h = self._key(key)
+        cdef int seg = <int>(h >> 56)
+        cdef Py_ssize_t j = self._slot(h, seg)
         self.vals[seg][j] = <uint64_t>value
         if self.tables[seg][j] != h:
             self._store(h, seg, j)

@@ -363,6 +363,24 @@ def test_value_locset_twins_answer_alike(both_impls, calls):
     assert {len(t) for t in tables} == {len(stored)}
 
 
+@given(st.dictionaries(st.integers(0, 2**64 - 1), st.integers(0, 2**63 - 1), max_size=40))
+def test_int_keyed_value_locsets_list_alike(both_impls, stored):
+    """The validator's per-set table is keyed by digests (ints taken as their own hash,
+    0 as 1, as a str hash of 0 is): both twins answer and list the same entries."""
+    tables = [impl.module.LocSet(values=True) for impl in both_impls]
+    for key, value in stored.items():
+        for t in tables:
+            t.put(key, value)
+    expected = {key or 1: value for key, value in stored.items()}
+    if 0 in stored and 1 in stored:  # one slot: the later put wins
+        expected[1] = stored[1] if list(stored).index(1) > list(stored).index(0) else stored[0]
+    for t in tables:
+        assert dict(t.items()) == expected
+        assert all(t.get(key) == expected[key or 1] for key in stored)
+    with pytest.raises(OverflowError):
+        tables[-1].put(-1, 0)
+
+
 def test_value_locset_grows_keeps_values_and_refuses_misuse(impl):
     table = impl.module.LocSet(values=True)
     for i in range(60_000):

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
-from typing import Protocol
+from typing import TYPE_CHECKING
 
 from ..protocol import HREFLANG, X_DEFAULT
 
 __all__ = ["X_DEFAULT", "Alternates", "ClusterCheck", "check_cluster", "cluster",
-           "digest", "normalize_alternates", "pairs_from_config", "ValueTable"]
+           "digest", "normalize_alternates", "pairs_from_config"]
 from .model import EntryError
 from .urls import normalize_href
+
+if TYPE_CHECKING:  # at run time _urlset imports rules: only the type is needed here
+    from .._urlset import LocSet
 
 Alternates = tuple[tuple[str, str], ...]
 
@@ -30,14 +33,6 @@ def cluster(urls_by_lang: Mapping[str, str], x_default: str | None = None) -> Al
     if x_default:
         pairs.append((X_DEFAULT, urls_by_lang.get(x_default, x_default)))
     return tuple(pairs)
-
-
-class ValueTable(Protocol):
-    """The hot unit's ``LocSet(values=True)``: a 64-bit hash and a value per URL."""
-
-    def get(self, key: str) -> int: ...
-
-    def put(self, key: str, value: int) -> None: ...
 
 
 DIGEST_BITS = 62  # a value table keeps 63 bits: room for one flag beside a digest
@@ -61,7 +56,7 @@ class ClusterCheck:
     as a bit beside their digest, so rows of one language after another stay as small
     as rows of a cluster together. Recent clusters are kept whole for messages."""
 
-    def __init__(self, table: ValueTable, site_prefix: str) -> None:
+    def __init__(self, table: LocSet, site_prefix: str) -> None:
         self._of = table  # href -> digest << 1 | waiting (and no longer a string here)
         self._site = site_prefix
         # the latest hrefs waiting for their entry (ordered: a dict whose first keys

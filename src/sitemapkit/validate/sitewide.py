@@ -51,7 +51,13 @@ def check_clusters(state: RunState) -> None:
     for file_no in sorted(record.file_nos):
         path, scope = state.sources[file_no]
         recall.name = state.file_names[file_no]
-        XmlCheck(path, recall.name, again, scope).run()
+        urls = XmlCheck(path, recall.name, again, scope).run().urls
+        first = state.report.results.get(path)
+        if first is None or first.urls != urls:  # never a silent gap in the findings
+            state.report.notes.append(f"{recall.name} changed while it was validated "
+                                      f"({first.urls if first else 0:,} URLs, then {urls:,}): "
+                                      "its hreflang cluster findings (rule 36) may be "
+                                      "incomplete; validate again")
     report, members = state.report, record.members
     for member, (cluster, d, name, line) in recall.members():
         for href in dict.fromkeys(href for _, href in cluster):  # x-default often repeats one
