@@ -28,6 +28,7 @@ from sitemapkit import (
 from sitemapkit.errors import ConfigError, OutputError
 from sitemapkit.rules.urls import normalize_loc
 from sitemapkit.sources.partitions import canonical_loc, partition_key
+from sitemapkit.write import output
 from sitemapkit.write import storage as storage_module
 
 BASE = "https://example.com/shop/"
@@ -123,14 +124,16 @@ def test_manifest_checked_against_files(impl, tmp_path):
 def test_commit_keeps_previous_shards_one_commit_and_tidies_strays(impl, tmp_path):
     """The previous set's shards outlive its index by one commit (a reader holding the
     old index still finds them); older generations and failed runs' shards go; files
-    that are not sitemapkit's are never touched."""
+    that are not sitemapkit's are never touched; a task killed mid-write leaves a temp
+    file that the commit removes."""
     out = tmp_path / "site"
     out.mkdir()
-    mine = {"index.html", "notes-sitemap.xml"}
+    mine = {"index.html", "notes-sitemap.xml", ".htaccess"}
     for name in mine:
         (out / name).write_text("not ours")
     _, first = write_all(impl, out, {p: rows("g1", p, 120) for p in range(3)}, max_urls=50)
     write_partition(rows("dead", 9, 30), out, BASE, 9, _impl=impl.module, fsync=False)
+    output.temp_path(out, "sitemap-p00009-00002-0123abcd.xml.gz").write_bytes(b"\x1f\x8b")
     _, second = write_all(impl, out, {0: rows("g2", 0, 40)}, max_urls=50)
     assert second.retained == sorted(first.shard_files)
     assert set(os.listdir(out)) == {*mine, "sitemap.xml", *first.shard_files,

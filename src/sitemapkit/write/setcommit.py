@@ -138,7 +138,8 @@ def _tidy(storage: Storage, previous: list[str], opts: WriterOptions, r: WriteRe
     or CDN that fetched the old index a moment ago (search engines fetch shards long
     after the index) still finds every shard it names. Shard files that neither set
     lists (older generations, failed runs) go now, and so do the previous set's
-    indexes and copies that the new set does not reuse.
+    indexes and copies that the new set does not reuse, and the temp files of
+    partition tasks that were killed mid-write (their retries wrote the shards again).
     """
     live = set(r.files)
     shard_like = _shard_names(opts)
@@ -149,6 +150,7 @@ def _tidy(storage: Storage, previous: list[str], opts: WriterOptions, r: WriteRe
               and n not in kept and n not in gone]
     try:
         storage.delete(gone + strays)
+        storage.remove_dead_temps(sorted(live | kept))
     except OSError as exc:
         r.warnings.append(f"the new sitemaps are live, but removing "
                           f"{count(len(gone) + len(strays), 'old file')} failed ({exc}); the "

@@ -40,6 +40,9 @@ class Storage(Protocol):
     def delete(self, names: list[str]) -> None:
         """Remove files (missing ones are fine)."""
 
+    def remove_dead_temps(self, live: list[str]) -> None:
+        """Temp files left by writers that died mid-write (a killed engine worker)."""
+
     def lock(self, timeout: float) -> contextlib.AbstractContextManager[None]:
         """Serialize commits where the location supports it."""
 
@@ -73,6 +76,9 @@ class LocalStorage:
         output.remove_owned(self.root, names)
         if self.fsync:
             output.sync_dir(self.root)
+
+    def remove_dead_temps(self, live: list[str]) -> None:
+        output.remove_stale_temps(self.root, live)
 
     def lock(self, timeout: float) -> contextlib.AbstractContextManager[None]:
         return output.locked(self.root, timeout)
@@ -117,6 +123,9 @@ class FsspecStorage:
         if paths:
             with contextlib.suppress(FileNotFoundError):
                 self.fs.rm(paths)
+
+    def remove_dead_temps(self, live: list[str]) -> None:
+        """Nothing to do: a store's PUT is whole, so no writer leaves a temp object."""
 
     @contextlib.contextmanager
     def lock(self, timeout: float) -> Iterator[None]:
