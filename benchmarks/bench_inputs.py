@@ -62,16 +62,21 @@ def write_inputs(folder: Path, n: int, alternates: bool = True) -> dict[str, Pat
     if alternates:
         paths["alternates"] = folder / "urls-alternates.jsonl"
         write_alternates(paths["alternates"], max(n // 5, 3))
+        paths["alternates-by-language"] = folder / "urls-alternates-by-language.jsonl"
+        write_alternates(paths["alternates-by-language"], max(n // 5, 3), by_language=True)
     return paths
 
 
-def write_alternates(path: Path, n: int) -> None:
+def write_alternates(path: Path, n: int, by_language: bool = False) -> None:
     """JSON Lines of a translated site: n rows, each page in en/de/fr, every row listing
-    its cluster (3 alternates) as a multilingual export does."""
+    its cluster (3 alternates) as a multilingual export does: each cluster's rows
+    together, or (``by_language``) every en row, then every de row, then every fr row."""
+    langs = ("en", "de", "fr")
     with open(path, "w", encoding="utf-8") as fh:
-        for i in range(n // 3):
-            urls = {lang: f"{BASE}{lang}/catalog/{i % 101}/item-{i}" for lang in ("en", "de", "fr")}
-            alternates = [[lang, url] for lang, url in urls.items()]
-            for url in urls.values():
-                fh.write(json.dumps({"loc": url, "lastmod": f"2024-{1 + i % 12:02d}-01",
-                                     "alternates": alternates}) + "\n")
+        for first, last in ([(0, 3)] if not by_language else [(0, 1), (1, 2), (2, 3)]):
+            for i in range(n // 3):
+                urls = {lang: f"{BASE}{lang}/catalog/{i % 101}/item-{i}" for lang in langs}
+                alternates = [[lang, url] for lang, url in urls.items()]
+                for lang in langs[first:last]:
+                    fh.write(json.dumps({"loc": urls[lang], "lastmod": f"2024-{1 + i % 12:02d}-01",
+                                         "alternates": alternates}) + "\n")

@@ -2,6 +2,7 @@
 their own processes by test_bench_cli.py:
 
     python cli_baselines.py {naive,etree,lxml,tuned} INPUT.tsv OUT_DIR BASE_URL
+    python cli_baselines.py naive-alternates INPUT.jsonl OUT_DIR BASE_URL
     python cli_baselines.py floor XML_DIR OUT_DIR BASE_URL
 
 ``floor`` is no writer: it gzips finished shards (every .xml file in XML_DIR) with two
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import csv
 import gzip
+import json
 import sys
 import zlib
 from collections.abc import Iterator
@@ -29,6 +31,7 @@ from xml.sax.saxutils import escape
 NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 DECL = '<?xml version="1.0" encoding="UTF-8"?>\n'
 HEAD = f'{DECL}<urlset xmlns="{NS}">\n'
+HEAD_XHTML = f'{DECL}<urlset xmlns="{NS}" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n'
 TAIL = "</urlset>\n"
 MAX_URLS, MAX_BYTES, MAX_LOC = 50_000, 50 * 1024 * 1024, 2047
 SAFE = "/:?#[]@!$&'()*+,;=-._~%"
@@ -60,18 +63,40 @@ def index(out: Path, base: str, count: int) -> None:
 
 def naive(path: str, out: Path, base: str) -> int:
     """String formatting with xml.sax.saxutils.escape and gzip.open, line by line."""
+    pieces = ((f"<url><loc>{escape(loc, ENTITIES)}</loc>"
+               + (f"<lastmod>{lastmod}</lastmod>" if lastmod else "") + "</url>\n").encode()
+              for loc, lastmod in rows(path))
+    return _naive_shards(pieces, out, HEAD)
+
+
+def naive_alternates(path: str, out: Path, base: str) -> int:
+    """The same for JSON Lines with hreflang alternates: json.loads per line, one
+    xhtml:link per alternate; no cluster check at all."""
+    def pieces() -> Iterator[bytes]:
+        with open(path, encoding="utf-8") as fh:
+            for line in fh:
+                row = json.loads(line)
+                links = "".join(f'<xhtml:link rel="alternate" hreflang="{escape(lang, ENTITIES)}"'
+                                f' href="{escape(canonical(href), ENTITIES)}"/>'
+                                for lang, href in row.get("alternates") or ())
+                lastmod = row.get("lastmod")
+                yield (f"<url><loc>{escape(canonical(row['loc']), ENTITIES)}</loc>"
+                       + (f"<lastmod>{lastmod}</lastmod>" if lastmod else "")
+                       + links + "</url>\n").encode()
+    return _naive_shards(pieces(), out, HEAD_XHTML)
+
+
+def _naive_shards(pieces: Iterator[bytes], out: Path, head: str) -> int:
     count, shard, urls, size = 0, None, 0, 0
-    for loc, lastmod in rows(path):
-        piece = (f"<url><loc>{escape(loc, ENTITIES)}</loc>"
-                 + (f"<lastmod>{lastmod}</lastmod>" if lastmod else "") + "</url>\n").encode()
+    for piece in pieces:
         if shard is None or urls == MAX_URLS or size + len(piece) + len(TAIL) > MAX_BYTES:
             if shard is not None:
                 shard.write(TAIL.encode())
                 shard.close()
             count += 1
             shard = gzip.open(out / f"sitemap-{count}.xml.gz", "wb", compresslevel=6)
-            shard.write(HEAD.encode())
-            urls, size = 0, len(HEAD)
+            shard.write(head.encode())
+            urls, size = 0, len(head)
         shard.write(piece)
         urls, size = urls + 1, size + len(piece)
     assert shard is not None
@@ -179,8 +204,8 @@ def main() -> None:
     kind, path, out, base = sys.argv[1:5]
     target = Path(out)
     target.mkdir(parents=True, exist_ok=True)
-    count = {"naive": naive, "etree": etree, "lxml": lxml, "tuned": tuned, "floor": floor}[kind](
-        path, target, base)
+    count = {"naive": naive, "naive-alternates": naive_alternates, "etree": etree, "lxml": lxml,
+             "tuned": tuned, "floor": floor}[kind](path, target, base)
     index(target, base, count)
 
 

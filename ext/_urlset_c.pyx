@@ -447,6 +447,7 @@ cdef enum:
     LAYOUT_TABLE = 1
     LAYOUT_JSONL = 2
     MAX_CELLS = 16     # a wider header is read by the Python reader
+    MEMO_MEMBERS = 64  # _urlset_py.MEMO_MEMBERS: one bit each in ``arrived``
 
 
 cdef inline bint _strip_char(unsigned char c) noexcept:
@@ -632,7 +633,7 @@ cdef bint _canonical_priority_text(const char* p, Py_ssize_t n) noexcept:
 
 
 cdef int _json_key(const char* p, Py_ssize_t n) noexcept:
-    """0..3 for loc, lastmod, changefreq, priority; -1 for any other key."""
+    """0..4 for loc, lastmod, changefreq, priority, alternates; -1 for any other key."""
     if n == 3 and memcmp(p, b"loc", 3) == 0:
         return 0
     if n == 7 and memcmp(p, b"lastmod", 7) == 0:
@@ -641,6 +642,39 @@ cdef int _json_key(const char* p, Py_ssize_t n) noexcept:
         return 2
     if n == 8 and memcmp(p, b"priority", 8) == 0:
         return 3
+    if n == 10 and memcmp(p, b"alternates", 10) == 0:
+        return 4
+    return -1
+
+
+cdef Py_ssize_t _jpairs(const char* p, Py_ssize_t i, Py_ssize_t n) noexcept:
+    """The end of an alternates array at ``i`` (_rows_py._pairs_end): brackets at most
+    two deep, commas, spaces and strings without escapes or control characters only.
+    Its bytes are all the fast path compares; the rules check what they mean."""
+    cdef int depth = 0
+    cdef Py_ssize_t content
+    cdef bint escaped
+    if i >= n or p[i] != 91:
+        return -1
+    while i < n:
+        if p[i] == 91:   # [
+            depth += 1
+            if depth > 2:
+                return -1
+            i += 1
+        elif p[i] == 93:   # ]
+            depth -= 1
+            i += 1
+            if depth == 0:
+                return i
+        elif p[i] == 34 and depth > 0:
+            i = _jstring(p, i, n, &content, &escaped)
+            if i < 0 or escaped:
+                return -1
+        elif (p[i] == 44 or p[i] == 32 or p[i] == 9) and depth > 0:
+            i += 1
+        else:
+            return -1
     return -1
 
 
@@ -937,6 +971,13 @@ cdef class UrlsetBuffer:
     cdef char newest[32]
     cdef int newest_len
     cdef dict tz_offsets       # datetime.timezone -> its one fixed utcoffset()
+    cdef bytes memo_raw        # the alternates the rules checked last, as input bytes
+    cdef tuple memo_alts       # ... as the rules returned them
+    cdef tuple memo_hrefs      # ... their hrefs as bytes
+    cdef uint64_t arrived      # memo members added from bytes since take_arrivals()
+    cdef const char* alt_at    # the current line's alternates bytes (NULL: none)
+    cdef Py_ssize_t alt_len
+    cdef readonly object slow_alternates
 
     def __cinit__(self, str prefix, Py_ssize_t max_urls, Py_ssize_t max_bytes, LocSet seen,
                   int64_t future_limit, bint text=False, bint record=False):
@@ -952,6 +993,13 @@ cdef class UrlsetBuffer:
         self.consumed = 0
         self.unused_fields = 0
         self.tz_offsets = {}
+        self.memo_raw = None
+        self.memo_alts = ()
+        self.memo_hrefs = ()
+        self.arrived = 0
+        self.alt_at = NULL
+        self.alt_len = 0
+        self.slow_alternates = None
         self.cap = 1 << 16
         self.buf = <char*>malloc(self.cap)
         if self.buf == NULL:
@@ -970,6 +1018,39 @@ cdef class UrlsetBuffer:
         self.nbytes = 0 if self.text else len(_HEAD) + len(_TAIL)
         self.newest_key = -(<int64_t>1 << 62)
         self.newest_len = 0
+
+    def remember_alternates(self, raw, tuple alternates):
+        """As ``_urlset_py.UrlsetBuffer.remember_alternates``."""
+        if raw is not None and type(raw) is not bytes:
+            raise TypeError("remember_alternates: raw must be bytes or None")
+        self.arrived = 0
+        if (raw is None or not alternates or len(alternates) > MEMO_MEMBERS
+                or not all(type(h) is str and h.isascii() for _, h in alternates)):
+            self.memo_raw, self.memo_alts, self.memo_hrefs = None, (), ()
+            return
+        self.memo_raw = raw
+        self.memo_alts = alternates
+        self.memo_hrefs = tuple(h.encode("ascii") for _, h in alternates)
+
+    def take_arrivals(self):
+        """As ``_urlset_py.UrlsetBuffer.take_arrivals``."""
+        cdef list out = []
+        cdef int i
+        for i in range(len(self.memo_alts)):
+            if self.arrived & ((<uint64_t>1) << i):
+                out.append(self.memo_alts[i][1])
+        self.arrived = 0
+        return out
+
+    cdef int _member(self, const char* l, Py_ssize_t ln) except -2:
+        """Which memo href is this loc (the first), or -1."""
+        cdef int i
+        cdef bytes h
+        for i in range(len(self.memo_hrefs)):
+            h = <bytes>self.memo_hrefs[i]
+            if PyBytes_GET_SIZE(h) == ln and memcmp(PyBytes_AS_STRING(h), l, ln) == 0:
+                return i
+        return -1
 
     def pairs(self):
         """(loc, lastmod or "") of this shard's entries, kept only with ``record=True``."""
@@ -1261,6 +1342,7 @@ cdef class UrlsetBuffer:
             if stop == pos:
                 pos = end
                 continue
+            self.alt_at = NULL
             if layout == LAYOUT_TEXT:
                 status = SLOW_ if _padded(base + pos, stop - pos) else \
                     self._offer_line(base + pos, stop - pos, NULL, 0, NULL, 0, NULL, 0)
@@ -1274,6 +1356,9 @@ cdef class UrlsetBuffer:
                 continue
             if status == DUPLICATE_:
                 self.consumed += 1
+            elif status == SLOW_:
+                self.slow_alternates = (None if self.alt_at == NULL else
+                                        PyBytes_FromStringAndSize(self.alt_at, self.alt_len))
             return status, pos, end
         return EXHAUSTED_, n, n
 
@@ -1326,6 +1411,8 @@ cdef class UrlsetBuffer:
         cdef Py_ssize_t fn[4]
         cdef char decoded[4][LOC_BUFFER]
         cdef Py_ssize_t i = _jskip(p, 0, n), j, content, digits, frac
+        cdef const char* al = NULL
+        cdef Py_ssize_t aln = 0
         cdef int k, seen = 0
         cdef bint escaped
         cdef object priority = None
@@ -1357,6 +1444,12 @@ cdef class UrlsetBuffer:
             i = _jskip(p, i + 1, n)
             if n - i >= 4 and memcmp(p + i, b"null", 4) == 0:
                 i += 4
+            elif k == 4:
+                j = _jpairs(p, i, n)
+                if j < 0:
+                    return SLOW_
+                al, aln = p + i, j - i
+                i = j
             elif i < n and p[i] == 34:
                 j = _jstring(p, i, n, &content, &escaped)
                 if j < 0 or not _jfield(p + content, j - 1 - content, escaped, decoded[k],
@@ -1403,6 +1496,7 @@ cdef class UrlsetBuffer:
         for k in range(1, 4):
             if f[k] != NULL and not _is_ascii(f[k], fn[k]):
                 return SLOW_
+        self.alt_at, self.alt_len = al, aln
         return self._offer_line(f[0], fn[0], f[1], fn[1], f[2], fn[2], f[3], fn[3])
 
     cdef int _offer_line(self, const char* l, Py_ssize_t ln, const char* lm, Py_ssize_t lmn,
@@ -1413,7 +1507,11 @@ cdef class UrlsetBuffer:
         cdef object loc = None
         cdef int64_t key = 0
         cdef Py_ssize_t extra = 0
-        cdef int scan
+        cdef int scan, member = -1, status
+        cdef bytes memo = self.memo_raw
+        if self.alt_at != NULL and (memo is None or PyBytes_GET_SIZE(memo) != self.alt_len or
+                                    memcmp(PyBytes_AS_STRING(memo), self.alt_at, self.alt_len)):
+            return SLOW_  # alternates the rules have not just checked
         if cf != NULL and not _listed(_PLAIN_CHANGEFREQS, cf, cfn):
             return SLOW_
         if pr != NULL and not _canonical_priority_text(pr, prn):
@@ -1438,7 +1536,16 @@ cdef class UrlsetBuffer:
                 return SLOW_
             l = <const char*>PyUnicode_DATA(loc)
             ln = PyUnicode_GET_LENGTH(loc)
-        return self._append(loc, l, ln, extra, lm, lmn, key, cf, cfn, pr, prn, None)
+        if self.alt_at == NULL:
+            return self._append(loc, l, ln, extra, lm, lmn, key, cf, cfn, pr, prn, None)
+        member = self._member(l, ln)
+        if member < 0:
+            return SLOW_  # not one of its own alternates: the rules say so
+        status = self._append(loc, l, ln, extra, lm, lmn, key, cf, cfn, pr, prn,
+                              self.memo_alts)
+        if status != FULL_:
+            self.arrived |= (<uint64_t>1) << member
+        return status
 
     def offer(self, entry):
         """Fast path for one raw entry; SLOW when it is not already canonical."""

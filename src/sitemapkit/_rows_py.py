@@ -15,19 +15,21 @@ TEXT, TABLE, JSONL = 0, 1, 2  # line layouts
 # What str.strip() removes from ASCII text: a field with it at either end is SLOW.
 STRIPPED = frozenset(b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f")
 JSON_SPACE = frozenset(b" \t")
-JSON_KEYS = (b"loc", b"lastmod", b"changefreq", b"priority")
+JSON_KEYS = (b"loc", b"lastmod", b"changefreq", b"priority", b"alternates")
 QUOTE, BACKSLASH = 0x22, 0x5C
 
-Fields = tuple[bytes | None, bytes | None, bytes | None, object]
+# (loc, lastmod, changefreq, priority, where the alternates array is in the line)
+Fields = tuple[bytes | None, bytes | None, bytes | None, object, tuple[int, int] | None]
 
 
 def split_line(line: bytes, layout: int, sep: int, columns: tuple[int, ...],
                width: int) -> Fields | None:
-    """(loc, lastmod, changefreq, priority) of a plain, non-empty line (without its
-    line ending), or None for SLOW. Values are bytes; a JSON number priority is an
-    int or float, as ``json`` gives it."""
+    """(loc, lastmod, changefreq, priority, alternates span) of a plain, non-empty line
+    (without its line ending), or None for SLOW. Values are bytes; a JSON number
+    priority is an int or float, as ``json`` gives it; the alternates are only located
+    (``UrlsetBuffer`` compares their bytes with the ones the rules checked last)."""
     if layout == TEXT:
-        return None if _padded(line) else (line, None, None, None)
+        return None if _padded(line) else (line, None, None, None, None)
     if layout == TABLE:
         return _table(line, sep, columns, width)
     return _json(line)
@@ -51,17 +53,18 @@ def _table(line: bytes, sep: int, columns: tuple[int, ...], width: int) -> Field
         out.append(cell or None)
     if out[0] is None:
         return None
-    return out[0], out[1], out[2], out[3]
+    return out[0], out[1], out[2], out[3], None
 
 
 def _json(line: bytes) -> Fields | None:
-    """A one-level object with only the four keys, string values (escapes decoded),
-    a plain number or a string for priority, null for absent; or a bare string."""
+    """A one-level object with only the five keys, string values (escapes decoded),
+    a plain number or a string for priority, an array of plain strings for
+    alternates, null for absent; or a bare string."""
     n = len(line)
     i = _skip(line, 0)
     if i < n and line[i] == QUOTE:
         bare, i = _string(line, i)
-        return (bare, None, None, None) if bare and _skip(line, i) == n else None
+        return (bare, None, None, None, None) if bare and _skip(line, i) == n else None
     if i >= n or line[i] != 0x7B:  # {
         return None
     values: dict[bytes, object] = {}
@@ -75,7 +78,12 @@ def _json(line: bytes) -> Fields | None:
         if i >= n or line[i] != 0x3A:  # :
             return None
         i = _skip(line, i + 1)
-        value, i = _value(line, i, key == b"priority")
+        value: object
+        if key == b"alternates" and not line.startswith(b"null", i):
+            end = _pairs_end(line, i)
+            value, i = (i, end), end
+        else:
+            value, i = _value(line, i, key == b"priority")
         if i < 0:
             return None
         values[key] = value
@@ -93,7 +101,44 @@ def _json(line: bytes) -> Fields | None:
     for other in (lastmod, changefreq, values.get(b"priority")):
         if isinstance(other, bytes) and not other.isascii():
             return None
-    return loc, lastmod, changefreq, values.get(b"priority")  # type: ignore[return-value]
+    return (loc, lastmod, changefreq, values.get(b"priority"),  # type: ignore[return-value]
+            values.get(b"alternates"))
+
+
+def _pairs_end(line: bytes, i: int) -> int:
+    """The end of an alternates array at ``i``: brackets at most two deep, commas,
+    spaces and strings without escapes or control characters only; -1 otherwise. Its
+    bytes are all the fast path compares; the rules check what they mean."""
+    n = len(line)
+    if i >= n or line[i] != 0x5B:  # [
+        return -1
+    depth = 0
+    while i < n:
+        c = line[i]
+        if c == 0x5B:
+            depth += 1
+            if depth > 2:
+                return -1
+            i += 1
+        elif c == 0x5D:  # ]
+            depth -= 1
+            i += 1
+            if depth == 0:
+                return i
+        elif c == QUOTE and depth:
+            j = i + 1
+            while j < n and line[j] != QUOTE:
+                if line[j] < 0x20 or line[j] == BACKSLASH:
+                    return -1
+                j += 1
+            if j >= n:
+                return -1
+            i = j + 1
+        elif c in b", \t" and depth:
+            i += 1
+        else:
+            return -1
+    return -1
 
 
 def _skip(line: bytes, i: int) -> int:

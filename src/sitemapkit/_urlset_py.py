@@ -32,6 +32,8 @@ HEAD = f'{XML_DECLARATION}<urlset xmlns="{SITEMAP_NS}">\n'.encode()
 HEAD_XHTML = f'{XML_DECLARATION}<urlset xmlns="{SITEMAP_NS}" xmlns:xhtml="{XHTML_NS}">\n'.encode()
 TAIL = b"</urlset>\n"
 _FAST_KEYS = frozenset(FAST_FIELDS)
+MEMO_MEMBERS = 64  # alternates the line reader can add from bytes: one bit per member
+Alternates = tuple[tuple[str, str], ...]
 
 
 CRC32_CLMUL = False  # the C twin folds with carry-less multiplication where it can
@@ -80,6 +82,10 @@ class UrlsetBuffer:
         self.record = record
         self._consumed = 0
         self.unused_fields = 0
+        self._memo_raw: bytes | None = None
+        self._memo_alts: Alternates = ()
+        self._arrived = 0
+        self.slow_alternates: bytes | None = None  # of the last line answered SLOW
         self.reset()
 
     @property
@@ -97,6 +103,26 @@ class UrlsetBuffer:
         self.newest_lastmod: str | None = None
         self._newest_key = -(2**62)
 
+    def remember_alternates(self, raw: bytes | None, alternates: Alternates) -> None:
+        """The alternates the rules just checked for a SLOW line (``raw``: its
+        ``slow_alternates``; None forgets). Later lines with these same bytes whose loc
+        is one of the hrefs are added from bytes. Clears the arrivals (take them first)."""
+        if raw is not None and type(raw) is not bytes:
+            raise TypeError("remember_alternates: raw must be bytes or None")
+        self._arrived = 0
+        if (raw is None or not alternates or len(alternates) > MEMO_MEMBERS
+                or not all(type(h) is str and h.isascii() for _, h in alternates)):
+            self._memo_raw, self._memo_alts = None, ()
+            return
+        self._memo_raw, self._memo_alts = raw, alternates
+
+    def take_arrivals(self) -> list[str]:
+        """The hrefs of the remembered cluster that lines added (or found repeated)
+        since the last call, in cluster order: what the cluster check must hear."""
+        out = [href for i, (_, href) in enumerate(self._memo_alts) if self._arrived >> i & 1]
+        self._arrived = 0
+        return out
+
     def pairs(self) -> list[tuple[str, str]]:
         """(loc, lastmod or "") of this shard's entries, kept only with ``record=True``:
         what the change record compares between runs."""
@@ -104,10 +130,10 @@ class UrlsetBuffer:
 
     def feed(self, entries: Iterator[object]) -> tuple[int, object]:
         """Add entries until one is not ADDED; return (status, that entry)."""
-        offer = self.offer
+        offer = self._offer
         for entry in entries:
             self._consumed += 1
-            status = offer(entry)
+            status = offer(entry, False)
             if status != ADDED:
                 return status, entry
         return EXHAUSTED, None
@@ -131,34 +157,47 @@ class UrlsetBuffer:
             if stop == pos:
                 pos = end
                 continue
-            fields = split_line(data[pos:stop], layout, sep, columns, width)
-            status = SLOW if fields is None else self._offer_fields(*fields)
+            line = data[pos:stop]
+            fields = split_line(line, layout, sep, columns, width)
+            span = None if fields is None else fields[4]
+            raw = None if span is None else line[span[0]:span[1]]
+            status = SLOW if fields is None else self._offer_fields(*fields[:4], raw)
             if status == ADDED:
                 self._consumed += 1
                 pos = end
                 continue
             if status == DUPLICATE:
                 self._consumed += 1
+            elif status == SLOW:
+                self.slow_alternates = raw
             return status, pos, end
         return EXHAUSTED, n, n
 
     def _offer_fields(self, loc: bytes | None, lastmod: bytes | None,
-                      changefreq: bytes | None, priority: object) -> int:
-        """One line's fields (bytes, a JSON number priority as int/float) to ``offer``."""
+                      changefreq: bytes | None, priority: object, alternates: bytes | None
+                      ) -> int:
+        """One line's fields (bytes, a JSON number priority as int/float) to ``offer``;
+        alternates only when they are the bytes the rules checked last."""
+        if alternates is not None and alternates != self._memo_raw:
+            return SLOW
         try:
             text = loc.decode("utf-8") if loc is not None else None
         except UnicodeDecodeError:
             return SLOW
         if text is None:
             return SLOW
-        return self.offer(UrlEntry(
+        return self._offer(UrlEntry(
             text, lastmod.decode("ascii") if lastmod is not None else None,
             changefreq.decode("ascii") if changefreq is not None else None,
             priority.decode("ascii") if isinstance(priority, bytes)
-            else priority))  # type: ignore[arg-type]  # a JSON number: float or int
+            else priority), alternates is not None)  # type: ignore[arg-type]  # JSON number
 
     def offer(self, entry: object) -> int:
         """Fast path for one raw entry; SLOW when it is not already canonical."""
+        return self._offer(entry, False)
+
+    def _offer(self, entry: object, member: bool) -> int:
+        """``offer``; ``member``: the entry carries the remembered alternates."""
         if type(entry) is str:
             loc, lastmod, changefreq, priority = entry, None, None, None
             alternates: object = ()
@@ -192,7 +231,15 @@ class UrlsetBuffer:
             text = canonical_lastmod(lastmod)
             if text is None or lastmod_key(text) > self.future_limit:
                 return SLOW
-        return self.add(loc, text, changefreq, rank, ())
+        if not member:
+            return self.add(loc, text, changefreq, rank, ())
+        at = next((i for i, (_, href) in enumerate(self._memo_alts) if href == loc), -1)
+        if at < 0:
+            return SLOW  # not one of its own alternates: the rules say so
+        status = self.add(loc, text, changefreq, rank, self._memo_alts)
+        if status != FULL:
+            self._arrived |= 1 << at
+        return status
 
     def add(
         self,

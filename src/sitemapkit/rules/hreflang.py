@@ -70,7 +70,7 @@ class ClusterCheck:
         """Record one member (normalized, non-empty alternates that list the member, as
         ``check_cluster`` makes sure); raise if it disagrees with one seen."""
         if alternates is self._last and any(href == loc for _, href in alternates):
-            self._arrived(loc)  # the previous member mapped every href
+            self.arrived(loc)  # the previous member mapped every href
             return
         key = frozenset((lang.lower(), href) for lang, href in alternates)
         d = digest(key)
@@ -85,7 +85,7 @@ class ClusterCheck:
                 table.put(href, d << 1)
                 if href != loc and href.startswith(self._site):
                     self._wait(href)
-        self._arrived(loc)
+        self.arrived(loc)
         if len(self._recent) >= RECENT_CLUSTERS:
             self._recent.clear()
         self._recent[d] = key
@@ -99,7 +99,8 @@ class ClusterCheck:
             self._spilled += 1
         waiting[href] = None
 
-    def _arrived(self, loc: str) -> None:
+    def arrived(self, loc: str) -> None:
+        """``loc``'s own entry was written: it waits for it no more."""
         if self._waiting.pop(loc, _NOT_WAITING) is _NOT_WAITING and self._spilled:
             value = self._of.get(loc)
             if value & 1:

@@ -96,7 +96,7 @@ def _finish(run: ShardStream, opts: WriterOptions, prefix: str) -> None:
         except OSError as exc:
             r.warnings.append(f"the lastmod record {run.record.path} could not be saved "
                               f"({exc.strerror}); the next run compares with the older one")
-    lonely, example = run.clusters.missing_members()
+    lonely, example = run.settled_clusters().missing_members()
     if lonely:
         r.warnings.append(f"{lonely} alternate URLs on this site were never written with "
                           f"their cluster, so search engines may ignore those clusters "

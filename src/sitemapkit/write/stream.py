@@ -78,6 +78,7 @@ class ShardStream:
         self.first_raw: bytes | None = None  # a single-shard set keeps its plain bytes
         self.temps: list[Path] = []
         self.clusters = ClusterCheck(impl.LocSet(values=True), prefix)
+        self.line_alternates: bytes | None = None  # of the line being parsed in Python
         self.result = WriteResult(out_dir, str(opts.filename), [], [], [], 0, 0,
                                   base_url=prefix)
 
@@ -111,11 +112,13 @@ class ShardStream:
                     self._close_shard()
                     pos = start
                 else:  # SLOW (or too large for an empty shard): parsed by the source
+                    self.line_alternates = buf.slow_alternates if status == impl.SLOW else None
                     entries, pos = source.parse(start, end)
                     for entry in entries:
                         status, _ = buf.feed(iter((entry,)))
                         if status != impl.EXHAUSTED:
                             self._resolve(status, entry, buf.consumed)
+                    self.line_alternates = None
 
     def _resolve(self, status: int, entry: object, position: int) -> None:
         """An entry the fast path did not add: normalize it, start a new shard, or
@@ -127,7 +130,8 @@ class ShardStream:
                 try:
                     normalized = normalize_entry(entry, self.prefix, self.future_limit)
                     if normalized.alternates:
-                        self.clusters.add(normalized.loc, normalized.alternates)
+                        self.settled_clusters().add(normalized.loc, normalized.alternates)
+                        buf.remember_alternates(self.line_alternates, normalized.alternates)
                 except EntryError as exc:
                     self._reject(exc.at(position))
                     return
@@ -144,6 +148,13 @@ class ShardStream:
                 loc = normalized.loc if normalized else entry_loc(entry)  # any shape
                 self._duplicate(position, str(loc))
                 return
+
+    def settled_clusters(self) -> ClusterCheck:
+        """The cluster check, after it hears of the members the hot unit added from
+        input bytes (rows whose alternates repeat the ones it last checked)."""
+        for href in self.buf.take_arrivals():
+            self.clusters.arrived(href)
+        return self.clusters
 
     def _duplicate(self, position: int, loc: str) -> None:
         r = self.result
