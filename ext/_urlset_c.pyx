@@ -972,8 +972,7 @@ cdef class UrlsetBuffer:
     cdef int newest_len
     cdef dict tz_offsets       # datetime.timezone -> its one fixed utcoffset()
     cdef bytes memo_raw        # the alternates the rules checked last, as input bytes
-    cdef tuple memo_alts       # ... as the rules returned them
-    cdef tuple memo_hrefs      # ... their hrefs as bytes
+    cdef tuple memo_alts       # ... as the rules returned them (ASCII hrefs)
     cdef uint64_t arrived      # memo members added from bytes since take_arrivals()
     cdef const char* alt_at    # the current line's alternates bytes (NULL: none)
     cdef Py_ssize_t alt_len
@@ -995,7 +994,6 @@ cdef class UrlsetBuffer:
         self.tz_offsets = {}
         self.memo_raw = None
         self.memo_alts = ()
-        self.memo_hrefs = ()
         self.arrived = 0
         self.alt_at = NULL
         self.alt_len = 0
@@ -1021,16 +1019,21 @@ cdef class UrlsetBuffer:
 
     def remember_alternates(self, raw, tuple alternates):
         """As ``_urlset_py.UrlsetBuffer.remember_alternates``."""
+        cdef object pair, href
         if raw is not None and type(raw) is not bytes:
             raise TypeError("remember_alternates: raw must be bytes or None")
         self.arrived = 0
-        if (raw is None or not alternates or len(alternates) > MEMO_MEMBERS
-                or not all(type(h) is str and h.isascii() for _, h in alternates)):
-            self.memo_raw, self.memo_alts, self.memo_hrefs = None, (), ()
+        self.memo_raw, self.memo_alts = None, ()
+        if raw is None or not alternates or len(alternates) > MEMO_MEMBERS:
             return
+        for pair in alternates:  # (lang, href) tuples with ASCII hrefs, or no memo
+            if type(pair) is not tuple or len(<tuple>pair) != 2:
+                return
+            href = (<tuple>pair)[1]
+            if type(href) is not str or not PyUnicode_IS_ASCII(href):
+                return
         self.memo_raw = raw
         self.memo_alts = alternates
-        self.memo_hrefs = tuple(h.encode("ascii") for _, h in alternates)
 
     def take_arrivals(self):
         """As ``_urlset_py.UrlsetBuffer.take_arrivals``."""
@@ -1045,10 +1048,10 @@ cdef class UrlsetBuffer:
     cdef int _member(self, const char* l, Py_ssize_t ln) except -2:
         """Which memo href is this loc (the first), or -1."""
         cdef int i
-        cdef bytes h
-        for i in range(len(self.memo_hrefs)):
-            h = <bytes>self.memo_hrefs[i]
-            if PyBytes_GET_SIZE(h) == ln and memcmp(PyBytes_AS_STRING(h), l, ln) == 0:
+        cdef object h
+        for i in range(len(self.memo_alts)):
+            h = (<tuple>self.memo_alts[i])[1]
+            if PyUnicode_GET_LENGTH(h) == ln and memcmp(PyUnicode_DATA(h), l, ln) == 0:
                 return i
         return -1
 

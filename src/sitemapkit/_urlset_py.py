@@ -111,7 +111,8 @@ class UrlsetBuffer:
             raise TypeError("remember_alternates: raw must be bytes or None")
         self._arrived = 0
         if (raw is None or not alternates or len(alternates) > MEMO_MEMBERS
-                or not all(type(h) is str and h.isascii() for _, h in alternates)):
+                or not all(type(p) is tuple and len(p) == 2 and type(p[1]) is str
+                           and p[1].isascii() for p in alternates)):
             self._memo_raw, self._memo_alts = None, ()
             return
         self._memo_raw, self._memo_alts = raw, alternates
