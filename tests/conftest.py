@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -20,3 +23,17 @@ def out(tmp_path: Path) -> Path:
 def snapshot(directory: Path) -> dict[str, bytes]:
     """Every file's bytes, to prove a failed run changed nothing."""
     return {p.name: p.read_bytes() for p in sorted(directory.iterdir()) if p.is_file()}
+
+
+def run(*args: str, stdin: str | None = None,
+        env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``sitemapkit ARGS`` as a user runs it: a subprocess of this interpreter."""
+    return subprocess.run([sys.executable, "-m", "sitemapkit", *args], input=stdin,
+                          capture_output=True, text=True, env={**os.environ, **(env or {})},
+                          timeout=120)
+
+
+@pytest.fixture(params=[pytest.param("c", marks=pytest.mark.c_extension), "py"])
+def twin_env(request: pytest.FixtureRequest) -> dict[str, str]:
+    """Run the CLI on each twin (--no-c-extensions deselects 'c')."""
+    return {"SITEMAPKIT_NO_EXTENSIONS": "1" if request.param == "py" else ""}

@@ -12,19 +12,7 @@ from pathlib import Path
 import pytest
 from sitemap_check import read_set
 
-from conftest import BASE, snapshot
-
-
-def run(*args: str, stdin: str | None = None, env: dict[str, str] | None = None):
-    return subprocess.run([sys.executable, "-m", "sitemapkit", *args], input=stdin,
-                          capture_output=True, text=True, env={**os.environ, **(env or {})},
-                          timeout=120)
-
-
-@pytest.fixture(params=[pytest.param("c", marks=pytest.mark.c_extension), "py"])
-def twin_env(request) -> dict[str, str]:
-    """Run the CLI on each twin (--no-c-extensions deselects 'c')."""
-    return {"SITEMAPKIT_NO_EXTENSIONS": "1" if request.param == "py" else ""}
+from conftest import BASE, run, snapshot
 
 
 def test_use_extensions_reports_what_is_active(pytestconfig):
