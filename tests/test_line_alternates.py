@@ -102,8 +102,9 @@ def test_rows_with_alternates_match_the_reference_reader(both_impls, clusters, r
             assert got[1] == expected[1], (impl, data)
 
 
-def _buffer(m, max_urls: int = 50_000):
-    return m.UrlsetBuffer(BASE, max_urls, 10_485_760, m.LocSet(), 2_000_000_000)  # 2033
+def _buffer(m, max_urls: int = 50_000, record: bool = False):
+    return m.UrlsetBuffer(BASE, max_urls, 10_485_760, m.LocSet(), 2_000_000_000,  # 2033
+                          False, record)
 
 
 PAIRS = [["en", f"{BASE}en/1"], ["de", f"{BASE}de/1"], ["x-default", f"{BASE}en/1"]]
@@ -120,7 +121,7 @@ def test_remembered_alternates_take_the_byte_path_in_both_twins(both_impls):
     cluster's other rows are ADDED from bytes and reported as arrivals, once each."""
     for impl in both_impls:
         m = impl.module
-        buf = _buffer(m)
+        buf = _buffer(m, record=True)
         first = _line(f"{BASE}en/1")
         assert buf.feed_lines(first, 0, *JSONL)[0] == m.SLOW
         assert buf.slow_alternates == RAW
@@ -128,6 +129,7 @@ def test_remembered_alternates_take_the_byte_path_in_both_twins(both_impls):
         rest = _line(f"{BASE}de/1") + _line(f"{BASE}de/1")
         assert buf.feed_lines(rest, 0, *JSONL) == (m.DUPLICATE, len(rest) // 2, len(rest))
         assert buf.count == 1 and buf.take_arrivals() == [f"{BASE}de/1"]
+        assert buf.pairs() == [(f"{BASE}de/1", "")]  # the change record hears of it too
         assert buf.take_arrivals() == []
         assert b'hreflang="x-default" href="https://example.com/en/1"/></url>' in buf.getvalue()
         assert buf.getvalue().startswith(m.HEAD_XHTML)
