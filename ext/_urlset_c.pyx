@@ -1017,11 +1017,11 @@ cdef class UrlsetBuffer:
         self.newest_key = -(<int64_t>1 << 62)
         self.newest_len = 0
 
-    def remember_alternates(self, raw, tuple alternates):
+    def remember_alternates(self, raw, tuple alternates not None):
         """As ``_urlset_py.UrlsetBuffer.remember_alternates``."""
         cdef object pair, href
         if raw is not None and type(raw) is not bytes:
-            raise TypeError("remember_alternates: raw must be bytes or None")
+            raise TypeError("remember_alternates: raw is bytes or None, alternates a tuple")
         self.arrived = 0
         self.memo_raw, self.memo_alts = None, ()
         if raw is None or not alternates or len(alternates) > MEMO_MEMBERS:
@@ -1408,8 +1408,9 @@ cdef class UrlsetBuffer:
         return self._offer_line(f[0], fn[0], f[1], fn[1], f[2], fn[2], f[3], fn[3])
 
     cdef int _json_line(self, const char* p, Py_ssize_t n) except -1:
-        """A bare JSON string, or a one-level object of the four keys with string values
-        (escapes decoded; null: absent) and a string or plain number priority."""
+        """A bare JSON string, or a one-level object of the five keys with string values
+        (escapes decoded; null: absent), a string or plain number priority, and
+        alternates located as bytes (``_offer_line`` compares them with the memo)."""
         cdef const char* f[4]
         cdef Py_ssize_t fn[4]
         cdef char decoded[4][LOC_BUFFER]

@@ -185,8 +185,9 @@ def test_what_the_buffer_will_not_remember(both_impls):
     for impl in both_impls:
         m = impl.module
         buf = _buffer(m)
-        with pytest.raises(TypeError):
-            buf.remember_alternates(RAW.decode(), ALTS)  # type: ignore[arg-type]
+        for raw, alts in [(RAW.decode(), ALTS), (RAW, list(ALTS)), (RAW, None)]:
+            with pytest.raises(TypeError):
+                buf.remember_alternates(raw, alts)  # type: ignore[arg-type]
         for raw, alts in [(None, ALTS), (RAW, ()), (RAW, many),
                           (RAW, (("en", f"{BASE}é"),))]:
             buf.remember_alternates(raw, alts)

@@ -107,8 +107,8 @@ class UrlsetBuffer:
         """The alternates the rules just checked for a SLOW line (``raw``: its
         ``slow_alternates``; None forgets). Later lines with these same bytes whose loc
         is one of the hrefs are added from bytes. Clears the arrivals (take them first)."""
-        if raw is not None and type(raw) is not bytes:
-            raise TypeError("remember_alternates: raw must be bytes or None")
+        if (raw is not None and type(raw) is not bytes) or type(alternates) is not tuple:
+            raise TypeError("remember_alternates: raw is bytes or None, alternates a tuple")
         self._arrived = 0
         if (raw is None or not alternates or len(alternates) > MEMO_MEMBERS
                 or not all(type(p) is tuple and len(p) == 2 and type(p[1]) is str
