@@ -135,6 +135,7 @@ def pairs_from_config(items: Iterable[object], what: str) -> dict[str, str]:
 
 
 _last: tuple[object, Alternates] = ((), ())  # the last input and its result, as one object
+_LANGS_SEEN: set[str] = set()  # hreflang codes already found valid (a site has few)
 
 
 def normalize_alternates(value: object) -> Alternates:
@@ -155,8 +156,13 @@ def normalize_alternates(value: object) -> Alternates:
         if not isinstance(pair, (tuple, list)) or len(pair) != 2:
             raise EntryError("alternate", "alternates", pair)
         lang, href = pair
-        if not isinstance(lang, str) or not (lang.lower() == X_DEFAULT or HREFLANG.fullmatch(lang)):
-            raise EntryError("alternate", "alternate hreflang", lang)
+        if type(lang) is not str or lang not in _LANGS_SEEN:
+            if not isinstance(lang, str) or not (lang.lower() == X_DEFAULT
+                                                 or HREFLANG.fullmatch(lang)):
+                raise EntryError("alternate", "alternate hreflang", lang)
+            if len(_LANGS_SEEN) >= 4096:
+                _LANGS_SEEN.clear()
+            _LANGS_SEEN.add(lang)
         out.append((lang, normalize_href(href)))
     result = tuple(out)
     if key is not None:
@@ -169,6 +175,8 @@ def _pairs_key(value: object) -> tuple[tuple[object, ...], ...] | None:
     can be read only once)."""
     if not isinstance(value, (tuple, list)):
         return None
+    if type(value) is tuple and all(type(pair) is tuple for pair in value):
+        return value  # already immutable all the way down (JSON Lines and cluster())
     pairs = []
     for pair in value:
         if not isinstance(pair, (tuple, list)):

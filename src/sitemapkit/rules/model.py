@@ -114,7 +114,8 @@ def as_url_entry(entry: object) -> UrlEntry:
             raise EntryError("entry-type", "entry", entry,
                              f"unknown keys {sorted(map(str, unknown))}" if unknown else "no loc")
         data: dict[str, Any] = dict(entry)
-        if data.get("alternates"):
-            data["alternates"] = tuple(tuple(p) for p in data["alternates"])
+        pairs = data.get("alternates")
+        if pairs and not (type(pairs) is tuple and all(type(p) is tuple for p in pairs)):
+            data["alternates"] = tuple(tuple(p) for p in pairs)
         return UrlEntry(**data)
     raise EntryError("entry-type", "entry", entry, type(entry).__name__)
