@@ -22,6 +22,7 @@ from .protocol import (
     XML_DECLARATION,
 )
 from .rules.dates import lastmod_key
+from .rules.hreflang import Alternates
 from .rules.model import UrlEntry
 
 ADDED, FULL, SLOW, DUPLICATE, EXHAUSTED = 0, 1, 2, 3, 4
@@ -33,7 +34,6 @@ HEAD_XHTML = f'{XML_DECLARATION}<urlset xmlns="{SITEMAP_NS}" xmlns:xhtml="{XHTML
 TAIL = b"</urlset>\n"
 _FAST_KEYS = frozenset(FAST_FIELDS)
 MEMO_MEMBERS = 64  # alternates the line reader can add from bytes: one bit per member
-Alternates = tuple[tuple[str, str], ...]
 
 
 CRC32_CLMUL = False  # the C twin folds with carry-less multiplication where it can

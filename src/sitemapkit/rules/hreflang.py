@@ -15,7 +15,7 @@ from ..protocol import HREFLANG, X_DEFAULT
 
 __all__ = ["X_DEFAULT", "Alternates", "ClusterCheck", "check_cluster", "cluster",
            "digest", "normalize_alternates", "pairs_from_config"]
-from .model import EntryError
+from .model import EntryError, tuple_pairs
 from .urls import normalize_href
 
 if TYPE_CHECKING:  # at run time _urlset imports rules: only the type is needed here
@@ -175,8 +175,8 @@ def _pairs_key(value: object) -> tuple[tuple[object, ...], ...] | None:
     can be read only once)."""
     if not isinstance(value, (tuple, list)):
         return None
-    if type(value) is tuple and all(type(pair) is tuple for pair in value):
-        return value  # already immutable all the way down (JSON Lines and cluster())
+    if tuple_pairs(value):
+        return value  # type: ignore[return-value]  # immutable all the way down
     pairs = []
     for pair in value:
         if not isinstance(pair, (tuple, list)):

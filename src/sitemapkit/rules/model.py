@@ -103,6 +103,11 @@ class Normalized(NamedTuple):
 _FIELDS = frozenset(UrlEntry._fields)
 
 
+def tuple_pairs(value: object) -> bool:
+    """A tuple of tuples (JSON Lines' alternates, ``cluster()``): nothing to copy."""
+    return type(value) is tuple and all(type(pair) is tuple for pair in value)
+
+
 def as_url_entry(entry: object) -> UrlEntry:
     if isinstance(entry, UrlEntry):
         return entry
@@ -115,7 +120,7 @@ def as_url_entry(entry: object) -> UrlEntry:
                              f"unknown keys {sorted(map(str, unknown))}" if unknown else "no loc")
         data: dict[str, Any] = dict(entry)
         pairs = data.get("alternates")
-        if pairs and not (type(pairs) is tuple and all(type(p) is tuple for p in pairs)):
+        if pairs and not tuple_pairs(pairs):
             data["alternates"] = tuple(tuple(p) for p in pairs)
         return UrlEntry(**data)
     raise EntryError("entry-type", "entry", entry, type(entry).__name__)
