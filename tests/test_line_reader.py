@@ -12,14 +12,13 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from twin_drivers import drive_lines, outcome, shards_and_counts, via_lines
 
 from sitemapkit import _urlset_py
 from sitemapkit.errors import InputError, SitemapkitError
 from sitemapkit.sources.inputs import Reader
 from sitemapkit.sources.lines import LineReader
 from sitemapkit.write import shard_bytes
-from sitemapkit.write.options import resolve
-from sitemapkit.write.stream import MemoryShards
 
 BASE = "https://example.com/"
 LOCS = [f"{BASE}p/1", f"{BASE}esc\\/aped", f"{BASE}\U0001F600/emoji", f"{BASE}nul\x00",
@@ -71,32 +70,9 @@ def render(fmt: str, rows: list, columns: list[str], crlf: bool, bom: bool,
     return (b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8")
 
 
-def outcome(run) -> tuple:
-    try:
-        return ("ok", run())
-    except (SitemapkitError, UnicodeDecodeError) as exc:
-        return (type(exc).__name__, str(exc))
-
-
-def shards_and_counts(entries, impl, skip: bool) -> tuple:
-    """The shards' bytes, and the duplicates and skips with the entry positions named."""
-    opts, prefix = resolve(None, {"on_invalid": _mode(skip)}, BASE)
-    run = MemoryShards(prefix, opts, impl)
-    run.stream(entries)
-    r = run.result
-    return (run.data, r.duplicate_count, r.duplicates, r.skipped_count,
-            [str(e) for e in r.skipped])
-
-
 def via_reader(data: bytes, fmt: str, impl, skip: bool):
     reader = Reader(io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", newline=""), fmt)
-    got = outcome(lambda: shards_and_counts(reader, impl, skip))
-    return got, reader.line if got[0] != "ok" else None
-
-
-def via_lines(data: bytes, fmt: str, impl, skip: bool, block: int):
-    reader = LineReader(io.BytesIO(data), fmt, block_size=block)
-    got = outcome(lambda: shards_and_counts(reader, impl, skip))
+    got = outcome(lambda: shards_and_counts(reader, impl, _mode(skip)))
     return got, reader.line if got[0] != "ok" else None
 
 
@@ -118,7 +94,7 @@ def test_line_reader_matches_the_reference_reader(both_impls, fmt, rows, columns
     data = render(fmt, rows, columns, crlf, bom, blanks, escape_json)
     expected, line = via_reader(data, fmt, _urlset_py, skip)
     for impl in both_impls:
-        got, got_line = via_lines(data, fmt, impl.module, skip, block)
+        got, got_line = via_lines(data, fmt, impl.module, _mode(skip), block)
         assert got == expected, (impl, data)
         assert got_line == line, (impl, data)
 
@@ -225,26 +201,6 @@ def test_count_lines_past_a_round_of_all_line_ends(both_impls):
             assert impl.module.count_lines(b"\n" * n) == n, (impl, n)
 
 
-def drive(m, data: bytes, max_urls: int, record: bool) -> list:
-    """feed_lines as the writer drives it; every status, position and shard state seen."""
-    buf = m.UrlsetBuffer(BASE, max_urls, 10_485_760, m.LocSet(), 2**40, False, record)
-    trace: list = []
-    pos = 0
-    while True:
-        status, start, end = buf.feed_lines(data, pos, 1, 9, (0, 1, -1, -1), 2)
-        trace.append((status, start, end, buf.consumed, buf.count, buf.nbytes,
-                      buf.newest_lastmod, buf.pairs() if record else None))
-        if status == m.EXHAUSTED:
-            trace.append(buf.getvalue())
-            return trace
-        if status == m.FULL:
-            trace.append(buf.getvalue())
-            buf.reset()
-            pos = start
-        else:  # DUPLICATE or SLOW: the writer goes on after that line
-            pos = end
-
-
 @settings(max_examples=200, deadline=None)
 @given(rows=st.lists(st.tuples(st.integers(0, 6), st.sampled_from(
     ["2024-05-01", "2024-06-01", "2023-01-01", "2024-13-01", ""])), max_size=30),
@@ -254,5 +210,6 @@ def test_a_repeat_leaves_no_trace_in_either_twin(both_impls, rows, max_urls, rec
     status, position and shard state (bytes, counts, newest lastmod, change record) is
     the same in both twins."""
     data = "".join(f"{BASE}p/{n}\t{lastmod}\n" for n, lastmod in rows).encode()
-    traces = [drive(impl.module, data, max_urls, record) for impl in both_impls]
+    traces = [drive_lines(impl.module, data, max_urls=max_urls, record=record)
+              for impl in both_impls]
     assert traces[0] == traces[-1]

@@ -18,6 +18,7 @@ from unittest import mock
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from twin_drivers import validate_outcome
 
 from sitemapkit.validate import ValidateOptions, validate
 from sitemapkit.validate import reader as reader_module
@@ -200,11 +201,7 @@ def sitemap_files(draw: st.DrawFn) -> list[tuple[str, bytes]]:
 
 
 def outcome(site: Path, fast_scan: str) -> dict[str, Any]:
-    report = validate([site], ValidateOptions(now=NOW, fast_scan=fast_scan))
-    results = {p.name: (r.kind, r.urls, r.errors, r.newest_lastmod, r.references)
-               for p, r in report.results.items()}
-    return {"findings": report.findings, "counts": dict(report.counts), "files": report.files,
-            "urls": report.urls, "skipped": report.skipped, "results": results}
+    return validate_outcome(site, fast_scan, NOW)
 
 
 def units(request: pytest.FixtureRequest) -> list[str]:

@@ -33,6 +33,7 @@ ALL = (MKDOCS, SPHINX, CLI, SITE)
 NONE = type(None)
 
 # What a page without a git date gets (the git options' "undated" choices).
+IGNORE_REVS_FILE = ".git-blame-ignore-revs"  # git blame's convention: optional when absent
 POLICIES = ("omit", "mtime", "build-time")
 
 
@@ -105,8 +106,9 @@ OPTIONS: tuple[Option, ...] = (
        choices=("committer", "author"), section="git"),
     _o("ignore_revs", [], "commits that are not modifications (formatting sweeps)", PAGES,
        list, item=str, section="git"),
-    _o("ignore_revs_file", ".git-blame-ignore-revs", "file of such commits, from the repo "
-       "root ('' for none)", PAGES, section="git"),
+    _o("ignore_revs_file", IGNORE_REVS_FILE, "file of such commits, from the repo root ('' "
+       "for none); a file named here must exist, the conventional one may be absent", PAGES,
+       section="git"),
     *(_o(state, "omit", f"pages git cannot date ({state.replace('_', ' ')}): omit, mtime or "
          "build-time", PAGES, str, choices=POLICIES, section="git")
       for state in ("uncommitted", "untracked", "not_in_git", "no_git")),

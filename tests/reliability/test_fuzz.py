@@ -12,9 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 from sitemap_check import NS, PARSER, XHTML, schema
+from twin_drivers import offer_outcome
 
 from sitemapkit import UrlEntry
-from sitemapkit.rules import RULES, EntryError, normalize_entry
+from sitemapkit.rules import RULES, normalize_entry
 
 BASE = "https://example.com/docs/"
 FUTURE_LIMIT = int(datetime(2026, 1, 1, tzinfo=timezone.utc).timestamp()) + 86_400
@@ -59,16 +60,8 @@ TAGS.add(f"{{{XHTML}}}link")
 
 
 def twin_outcome(module, item):
-    buf = module.UrlsetBuffer(BASE, 10, 100_000, module.LocSet(), FUTURE_LIMIT)
-    status = buf.offer(item)
-    if status == module.SLOW:
-        try:
-            normalized = normalize_entry(item, BASE, FUTURE_LIMIT)
-        except EntryError as exc:
-            return ("error", exc.rule, str(exc))
-        status = buf.add(*normalized)
-    assert status == module.ADDED, status
-    return ("ok", buf.getvalue())
+    got = offer_outcome(module, item, FUTURE_LIMIT, BASE)
+    return got if got[0] == "error" else ("ok", got[2])
 
 
 @settings(max_examples=EXAMPLES, deadline=None, database=None,

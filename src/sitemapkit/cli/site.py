@@ -22,7 +22,8 @@ def add(sub: Subparsers, formatter: type[argparse.HelpFormatter]) -> None:
     s.add_argument("--map", dest="map_file", metavar="FILE",
                    help="JSON Lines {\"url\": ..., \"source\": ...}: exact page sources, "
                    "over the layout rules")
-    s.add_argument("-q", "--quiet", action="store_true", help="no summary line")
+    s.add_argument("-q", "--quiet", action="store_true", help="no summary line or notes; warnings "
+                   "and errors still print")
     add_declared(s, SITE)
 
 
@@ -39,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"sitemapkit: {outcome.infos[0]}")
     for warning in outcome.warnings:
         print(f"sitemapkit: warning: {warning}", file=sys.stderr)
-    for info in outcome.infos[1:]:
+    for info in outcome.infos[1:] if not args.quiet else ():
         print(f"sitemapkit: {info}", file=sys.stderr)
     for error in outcome.errors:
         print(f"sitemapkit: error: {error}", file=sys.stderr)

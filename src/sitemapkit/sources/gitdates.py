@@ -17,8 +17,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Literal
 
+from .._display import count
 from ..errors import GitDatesError
-from ..options import POLICIES
+from ..options import IGNORE_REVS_FILE, POLICIES
+from .gitlog import git_too_old
 from .gitrepo import Repo
 
 __all__ = ["POLICIES", "GitDates", "GitDatesError", "GitOptions", "Policy", "git_dates"]
@@ -30,6 +32,7 @@ STATES = {  # state -> (one page ..., several pages ...)
     "not-in-git": ("is not in git (ignored, or outside the repository)",
                    "are not in git (ignored, or outside the repository)"),
     "no-git": ("could not be dated: no git executable",) * 2,
+    "old-git": ("could not be dated: git is too old (see the warning)",) * 2,
     "not-a-repo": ("is not in a git repository", "are not in a git repository"),
     "no-commits": ("is in a repository with no commits", "are in a repository with no commits"),
     "git-error": ("could not be dated: git failed (see the warning)",) * 2,
@@ -46,7 +49,7 @@ class GitOptions:
 
     date_kind: Literal["committer", "author"] = "committer"
     ignore_revs: tuple[str, ...] = ()
-    ignore_revs_file: str | None = ".git-blame-ignore-revs"  # relative to the repo root
+    ignore_revs_file: str | None = IGNORE_REVS_FILE  # relative to the repo root
     uncommitted: Policy = "omit"
     untracked: Policy = "omit"
     not_in_git: Policy = "omit"
@@ -111,12 +114,20 @@ def git_dates(paths: Iterable[str | os.PathLike[str]],
     wanted = sorted(counted | {_absolute(p) for p in extra})
     fallback: dict[str, list[str]] = {}
     git = shutil.which("git")
+    unusable = "no-git" if git is None else None
+    pages, what = count(len(counted), "page"), WHAT[opts.no_git]
+    if git is not None and wanted and (too_old := git_too_old(git)) is not None:
+        unusable = "old-git"
+        result.warnings.append(f"{too_old}: {pages} could not be dated ({what})")
+    elif git is None and counted:
+        result.warnings.append(f"no git executable on PATH: {pages} could not be dated "
+                               f"({what}); install git, or set lastmod to none")
     by_repo: dict[str, list[str]] = {}
     roots: dict[str, str | None] = {}
     for path in wanted:
         root = _repo_root(path.rpartition(os.sep)[0] or os.sep, roots)
-        if git is None:
-            fallback.setdefault("no-git", []).append(path)
+        if unusable is not None:
+            fallback.setdefault(unusable, []).append(path)
         elif root is None:
             fallback.setdefault("not-a-repo", []).append(path)
         else:

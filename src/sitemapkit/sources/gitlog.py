@@ -4,6 +4,7 @@ the whole-tree diff ``verify`` checks a folder-limited walk against."""
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import subprocess
@@ -16,6 +17,8 @@ from typing import IO
 Group = dict[str, list[str]]  # path as named at the waiting commit -> targets
 Changes = dict[str, tuple[str, str | None]]  # path -> (status, old path)
 _COMMIT_ID = re.compile("[0-9a-f]{40}")
+MIN_GIT = (2, 31)  # ``log --diff-merges=first-parent`` came with git 2.31
+_VERSION = re.compile(r"git version (\d+)\.(\d+)")
 
 
 class GitFailed(RuntimeError):
@@ -39,6 +42,26 @@ def git_command(git: str, *args: str) -> list[str]:
     """Every git call: literal pathspecs, names unquoted, no pager, no colour."""
     return [git, "--literal-pathspecs", "--no-pager", "-c", "core.quotepath=false",
             "-c", "color.ui=false", *args]
+
+
+@functools.lru_cache(maxsize=8)
+def git_too_old(git: str) -> str | None:
+    """Why ``git`` cannot run the walk (too old, or no version answer), quoting what it
+    said; None when it can. Asked once per process and executable."""
+    try:
+        done = subprocess.run([git, "--version"], capture_output=True, check=False,
+                              timeout=60)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return f"{git} could not be run ({exc})"
+    said = (done.stdout or done.stderr).decode(errors="replace").strip()
+    found = _VERSION.match(said)
+    if done.returncode != 0 or found is None:
+        return f"{git} --version did not answer with a version (it said {said!r})"
+    version = (int(found[1]), int(found[2]))
+    if version < MIN_GIT:
+        return (f"{git} is too old: it says {said!r}, and the history pass needs git "
+                f"{MIN_GIT[0]}.{MIN_GIT[1]} or newer (log --diff-merges)")
+    return None
 
 
 class Stream:

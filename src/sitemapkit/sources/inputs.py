@@ -149,8 +149,13 @@ class Reader:
         return "\t" if self.fmt == "tsv" else ","
 
     def csv_error(self, exc: csv.Error) -> InputError:
-        return self._too_long(MAX_LINE + 1) if "field larger" in str(exc) else \
-            InputError(f"line {self.line}: {exc}")
+        """csv's complaint about line ``self.line`` as an input error in our words."""
+        if "field larger" in str(exc):
+            return self._too_long(MAX_LINE + 1)
+        if "new-line character" in str(exc):  # csv's hint about file modes misleads here
+            return InputError(f"line {self.line}: a carriage return (\\r) inside an unquoted "
+                              "field; quote the field, or end lines with \\n or \\r\\n")
+        return InputError(f"line {self.line}: {exc}")
 
     def table_entry(self, row: list[str]) -> UrlEntry | None:
         """One CSV/TSV row as an entry (None for a blank row)."""

@@ -89,7 +89,11 @@ class LineReader:
     def _header(self) -> int:
         """Read a table's header line; -1 when the input is empty."""
         end = self.block.find(b"\n") + 1 or len(self.block)
-        rows = list(csv.reader([self._text(0, end)], delimiter=self.parser.delimiter))
+        try:  # a lone carriage return in the header is csv's "new-line character seen"
+            rows = list(csv.reader([self._text(0, end)], delimiter=self.parser.delimiter))
+        except csv.Error as exc:
+            self.parser.line = 1
+            raise self.parser.csv_error(exc) from None
         if not self.parser.header(rows[0] if rows else None):
             return -1
         index = tuple(-1 if i is None else i for i in self.parser.index)
