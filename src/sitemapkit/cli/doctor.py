@@ -26,11 +26,15 @@ def run(args: argparse.Namespace) -> int:
     import shutil
     import subprocess
 
+    from ..sources.gitlog import git_too_old
+
     git = shutil.which("git")
     git_version = "not found (lastmod needs git)"
     if git:
         done = subprocess.run([git, "--version"], capture_output=True, text=True, check=False)
         git_version = done.stdout.strip() or f"{git}: {done.stderr.strip()}"
+        problem = git_too_old(git)
+        git_version += f" (unusable: {problem})" if problem else f" ({git})"
     print(f"sitemapkit {__version__}: {build_description()}")
     print(f"python {platform.python_version()} ({sys.executable})")
     print(f"git: {git_version}")

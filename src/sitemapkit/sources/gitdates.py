@@ -4,7 +4,10 @@ Host-agnostic: give it file paths, get back ``{path: datetime}`` (the commit's o
 UTC offset kept) plus a reason for every path it could not date. Per repository it
 runs a constant number of git processes (rev-parse, ls-files, status and one log; at
 most 8 with a log over merges, a diff-tree check of a folder-limited log and a whole
-walk below a move), whatever the number of files, and no log at all for a cached HEAD.
+walk below a move; one more, a cat-file, when commits are to be ignored), whatever the
+number of files, and no log at all for a cached HEAD. ``git --version`` is asked once
+per process: a git too old for the walk is a warning, as are no git at all and ignore
+revisions git cannot resolve.
 The walk itself is in ``_history``.
 """
 

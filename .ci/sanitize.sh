@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The C twin under AddressSanitizer + UndefinedBehaviorSanitizer: the twin and property
+# tests against the sanitizer build, then every atheris harness for FUZZ_SECONDS each
+# (default 20) on the same build. A finding fails the run and names the input file.
+#   bash .ci/sanitize.sh            (from the repo root, with .venv set up)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=.venv/bin/python
+SECONDS_EACH=${FUZZ_SECONDS:-20}
+WORK=${FUZZ_WORK:-build/fuzz}
+
+if ! command -v clang-14 >/dev/null 2>&1 && ! command -v clang >/dev/null 2>&1; then
+    (apt-get update -qq && apt-get install -y -qq clang-14 libclang-rt-14-dev) >/dev/null \
+        || sudo sh -c 'apt-get update -qq && apt-get install -y -qq clang-14 libclang-rt-14-dev' >/dev/null
+fi
+.venv/bin/pip install -q -e '.[fuzz]'
+eval "$(bash .ci/asan_build.sh build/asan)"   # exports PYTHONPATH and SITEMAPKIT_ASAN_RUNTIME
+ATHERIS=$("$PY" -c "import atheris; print(atheris.path())")
+export ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1:detect_stack_use_after_return=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 PYTHONMALLOC=malloc
+
+echo "-- twin and property tests on the sanitizer build"
+LD_PRELOAD="$SITEMAPKIT_ASAN_RUNTIME" "$PY" -c \
+    "import sitemapkit, sitemapkit._urlset_c as c; assert sitemapkit.USE_EXTENSIONS and \
+'build/asan' in c.__file__, c.__file__; print('sanitizer build:', c.__file__)"
+LD_PRELOAD="$SITEMAPKIT_ASAN_RUNTIME" "$PY" -m pytest -q -p no:cacheprovider \
+    tests/test_hot_unit.py tests/test_line_reader.py tests/test_line_alternates.py \
+    tests/test_validate_scan.py tests/test_properties.py tests/test_fuzz_corpus.py \
+    tests/reliability/test_fuzz.py
+
+echo "-- atheris harnesses, ${SECONDS_EACH} s each (seeds: tests/fuzz/corpus)"
+rm -rf "$WORK"
+mkdir -p "$WORK"
+status=0
+for name in $(LD_PRELOAD="$ATHERIS/asan_with_fuzzer.so" "$PY" tests/fuzz/run.py --list); do
+    mkdir -p "$WORK/$name"
+    if LD_PRELOAD="$ATHERIS/asan_with_fuzzer.so" "$PY" tests/fuzz/run.py "$name" \
+        "$WORK/$name" "tests/fuzz/corpus/$name" -max_total_time="$SECONDS_EACH" \
+        -artifact_prefix="$WORK/crash-$name-" -print_final_stats=1 >"$WORK/$name.log" 2>&1; then
+        echo "$name: $(grep -E '^#[0-9]+.*DONE' "$WORK/$name.log" | tail -1)"
+    else
+        status=1
+        echo "$name: FAILED; the last lines of its log, and the input:"
+        tail -40 "$WORK/$name.log"
+        for crash in "$WORK"/crash-"$name"-*; do
+            [ -e "$crash" ] && { echo "$crash"; base64 "$crash"; }
+        done
+    fi
+done
+exit $status

@@ -1,0 +1,170 @@
+"""Differential fuzz harnesses for every C entry point that reads outside bytes.
+
+Each harness takes one input (bytes), drives the C twin and the pure-Python reference
+the way sitemapkit drives them, and fails (AssertionError, or any exception that is not
+a documented ``SitemapkitError``) when they differ or when a fast path disagrees with
+the rules. The first byte of an input picks the harness's knobs (chunk or block size,
+skip or error), the rest is the data, so a seed file is an ordinary input file with one
+byte in front.
+
+``tests/fuzz/run.py`` runs one under atheris (coverage-guided, on the sanitizer build:
+``.ci/asan_build.sh``); ``tests/test_fuzz_corpus.py`` replays the seed corpus and every
+regression input on both twins in the normal test run.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+from unittest import mock
+
+from twin_drivers import BASE, drive_lines, offer_outcome, validate_outcome, via_lines
+
+from sitemapkit import UrlEntry, _urlset_c, _urlset_py
+from sitemapkit._rows_py import JSONL, TABLE, TEXT
+from sitemapkit.protocol import FUTURE_TOLERANCE_SECONDS
+from sitemapkit.rules import EntryError, normalize_entry
+from sitemapkit.validate import reader as reader_module
+
+NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
+FUTURE_LIMIT = int(NOW.timestamp()) + FUTURE_TOLERANCE_SECONDS
+TWINS: tuple[ModuleType, ModuleType] = (_urlset_c, _urlset_py)
+CHUNKS = (1, 7, 64, 333, 4096, 1 << 20)  # the validator's read size: hand-overs everywhere
+BLOCKS = (7, 64, 4096, 1 << 20)  # the line reader's block size
+_WORK = Path(tempfile.mkdtemp(prefix="sitemapkit-fuzz-",
+                              dir="/dev/shm" if os.path.isdir("/dev/shm") else None))
+
+
+def _knobs(data: bytes) -> tuple[int, bytes]:
+    return (data[0], data[1:]) if data else (0, b"")
+
+
+def _same(results: list[Any], what: str, data: bytes) -> None:
+    if results[0] != results[1]:
+        raise AssertionError(f"{what}: the C twin and the reference differ on {data!r}:\n"
+                             f"C:  {results[0]!r}\npy: {results[1]!r}")
+
+
+# --- the validator's scan: plain and gzip ------------------------------------------
+def _validate(name: str, body: bytes, chunk: int, data: bytes) -> None:
+    """The scan on each twin reports exactly what expat alone reports."""
+    site = _WORK / "site"
+    site.mkdir(exist_ok=True)
+    for old in site.iterdir():
+        old.unlink()
+    (site / name).write_bytes(body)
+    with mock.patch.object(reader_module, "CHUNK", chunk):
+        reference = validate_outcome(site, "off", NOW)
+        _same([validate_outcome(site, "c", NOW), reference], "scan (c vs expat)", data)
+        _same([validate_outcome(site, "py", NOW), reference], "scan (py vs expat)", data)
+
+
+def scan(data: bytes) -> None:
+    knob, body = _knobs(data)
+    _validate("sitemap.xml", body, CHUNKS[knob % len(CHUNKS)], data)
+
+
+def scan_gzip(data: bytes) -> None:
+    """A well-formed gzip of the bytes (the scan behind gunzip), or the bytes themselves
+    as a .gz (broken streams, trailing garbage), by the knob's top bit."""
+    knob, body = _knobs(data)
+    raw = body if knob & 0x80 else gzip.compress(body, mtime=0)
+    _validate("sitemap.xml.gz", raw, CHUNKS[knob % len(CHUNKS)], data)
+
+
+# --- the writer's line reader, per input format -----------------------------------------
+LAYOUTS = {"text": (TEXT, 0, (0, -1, -1, -1), 1),
+           "tsv": (TABLE, 9, (0, 1, 2, 3), 4), "csv": (TABLE, 44, (0, 1, 2, 3), 4),
+           "jsonl": (JSONL, 0, (0, -1, -1, -1), 1)}
+
+
+def _lines(fmt: str) -> Callable[[bytes], None]:
+    def harness(data: bytes) -> None:
+        """The whole input through LineReader and the writer on each twin (the same
+        shards, duplicates, skips or error with its line), and ``feed_lines`` alone on
+        the bytes as the writer drives it (the same statuses, positions, shard state)."""
+        knob, body = _knobs(data)
+        on_invalid = "skip" if knob & 0x10 else "error"
+        block = BLOCKS[knob % len(BLOCKS)]
+        _same([via_lines(body, fmt, m, on_invalid, block) for m in TWINS], f"{fmt} input",
+              data)
+        layout, sep, columns, width = LAYOUTS[fmt]
+        max_urls = 1 + knob % 5 if knob & 0x20 else 50_000
+        _same([drive_lines(m, body, layout, sep, columns, width, max_urls, True,
+                           FUTURE_LIMIT) for m in TWINS], f"{fmt} feed_lines", data)
+
+    harness.__name__ = f"lines_{fmt}"
+    return harness
+
+
+# --- the JSON string decoder ------------------------------------------------------------
+def json_string(data: bytes) -> None:
+    """The bytes as the inside of a JSON string (escapes, quotes, invalid UTF-8 and all),
+    in the loc or the lastmod of a row. The twins agree, and a row the byte path adds is
+    the row json.loads and the rules give."""
+    knob, body = _knobs(data)
+    line = (b'{"loc": "' + BASE.encode() + body + b'", "lastmod": "2024-05-01"}' if knob & 1
+            else b'{"lastmod": "' + body + b'", "loc": "' + BASE.encode() + b'p"}')
+    line = line.replace(b"\n", b"\\n").replace(b"\r", b"\\r") + b"\n"
+    traces = [drive_lines(m, line, JSONL, 0, (0, -1, -1, -1), 1, 50_000, True, FUTURE_LIMIT)
+              for m in TWINS]
+    _same(traces, "json string", data)
+    first = traces[1][0]
+    if first[0] == _urlset_py.EXHAUSTED and first[4] == 1:  # the byte path added the row
+        row = json.loads(line)
+        expected = normalize_entry(row, BASE, FUTURE_LIMIT)
+        lastmod = None if expected.lastmod is None else str(expected.lastmod)
+        assert first[7] == [(expected.loc, lastmod)], (line, first[7], expected)
+
+
+# --- the per-entry fast paths: dates and URLs ----------------------------------------------
+def _rules_bytes(m: ModuleType, item: UrlEntry) -> bytes | None:
+    try:
+        normalized = normalize_entry(item, BASE, FUTURE_LIMIT)
+    except EntryError:
+        return None
+    buf = m.UrlsetBuffer(BASE, 10, 100_000, m.LocSet(), FUTURE_LIMIT, False, False)
+    assert buf.add(*normalized) == m.ADDED
+    return bytes(buf.getvalue())
+
+
+def _entry(item: UrlEntry, data: bytes) -> None:
+    """``offer`` on each twin; what the fast path takes, the rules would write the same."""
+    got = [offer_outcome(m, item, FUTURE_LIMIT) for m in TWINS]
+    _same(got, "offer", data)
+    if got[0][0] == "ok" and got[0][1]:
+        assert got[0][2] == _rules_bytes(_urlset_py, item), (item, got[0])
+
+
+def lastmod(data: bytes) -> None:
+    knob, body = _knobs(data)
+    text = body.decode("utf-8", "surrogateescape")
+    _entry(UrlEntry(BASE + "p", text, "daily" if knob & 1 else None,
+                    "0.5" if knob & 2 else None), data)
+    tsv = (BASE.encode() + b"p\t" + body.replace(b"\n", b" ") + b"\t\t\n") * 2
+    _same([drive_lines(m, tsv, TABLE, 9, (0, 1, 2, 3), 4, 50_000, True, FUTURE_LIMIT)
+           for m in TWINS], "lastmod cell", data)
+
+
+def loc(data: bytes) -> None:
+    knob, body = _knobs(data)
+    text = body.decode("utf-8", "surrogateescape")
+    _entry(UrlEntry(BASE + text if knob & 1 else text, "2024-05-01" if knob & 2 else None),
+           data)
+    row = (BASE.encode() if knob & 1 else b"") + body.replace(b"\n", b" ") + b"\n"
+    _same([drive_lines(m, row * 2, TEXT, 0, (0, -1, -1, -1), 1, 50_000, True, FUTURE_LIMIT)
+           for m in TWINS], "loc line", data)
+
+
+HARNESSES: dict[str, Callable[[bytes], None]] = {
+    "scan": scan, "scan_gzip": scan_gzip,
+    **{f"lines_{fmt}": _lines(fmt) for fmt in ("text", "csv", "tsv", "jsonl")},
+    "json_string": json_string, "lastmod": lastmod, "loc": loc,
+}
