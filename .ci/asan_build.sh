@@ -21,5 +21,5 @@ CC="$CLANG" LDSHARED="$CLANG -shared" CFLAGS="$FLAGS" LDFLAGS="-fsanitize=addres
     "${PYTHON:-.venv/bin/python}" -m pip install -q --no-deps --no-compile --target "$OUT" . >&2
 ls "$OUT"/sitemapkit/_urlset_c*.so >/dev/null
 RUNTIME=$("$CLANG" -print-file-name=libclang_rt.asan-x86_64.so)
-echo "export PYTHONPATH=$PWD/$OUT"
+echo "export PYTHONPATH=$(cd "$OUT" && pwd)"
 echo "export SITEMAPKIT_ASAN_RUNTIME=$RUNTIME"
