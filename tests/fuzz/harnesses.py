@@ -1,4 +1,5 @@
-"""Differential fuzz harnesses for every C entry point that reads outside bytes.
+"""Differential fuzz harnesses for every C entry point that reads outside bytes (and
+the byte kernels the writer runs over them).
 
 Each harness takes one input (bytes), drives the C twin and the pure-Python reference
 the way sitemapkit drives them, and fails (AssertionError, or any exception that is not
@@ -18,6 +19,7 @@ import gzip
 import json
 import os
 import tempfile
+import zlib
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
@@ -163,8 +165,19 @@ def loc(data: bytes) -> None:
            for m in TWINS], "loc line", data)
 
 
+# --- the byte kernels: the gzip trailer's CRC-32 and the line count --------------------------
+def crc32_lines(data: bytes) -> None:
+    """``crc32`` (folding and tables) from any start value equals zlib's; ``count_lines``
+    equals ``bytes.count``. The first 4 bytes are the start value."""
+    value, body = int.from_bytes(data[:4].ljust(4, b"\0"), "little"), data[4:]
+    expected = zlib.crc32(body, value)
+    for wide in (True, False):
+        assert _urlset_c.crc32(body, value, wide) == expected, (wide, data)
+    assert _urlset_c.count_lines(body) == _urlset_py.count_lines(body) == body.count(b"\n")
+
+
 HARNESSES: dict[str, Callable[[bytes], None]] = {
     "scan": scan, "scan_gzip": scan_gzip,
     **{f"lines_{fmt}": _lines(fmt) for fmt in ("text", "csv", "tsv", "jsonl")},
-    "json_string": json_string, "lastmod": lastmod, "loc": loc,
+    "json_string": json_string, "lastmod": lastmod, "loc": loc, "crc32_lines": crc32_lines,
 }
