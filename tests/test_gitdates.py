@@ -421,3 +421,30 @@ def test_in_a_code_heavy_repository_the_log_is_limited_and_moves_still_found(rep
         assert iso(result.get(page)) == reference_date(repo.root, rel), rel
     assert iso(result.get(pages[3])) == "2021-02-02T00:00:00+00:00"
     assert result.git_calls == 6  # + diff-tree for the adds, + the whole log below the move
+
+
+def test_the_cache_folder_is_ignored_by_git_itself(repo, tmp_path):
+    """No `git add -A` commits the cache: the folder sitemapkit makes holds a .gitignore
+    of `*` (as pytest's does); a folder the user chose that exists is left alone."""
+    page = repo.root / "docs/index.md"
+    cache = repo.root / ".cache/sitemapkit"
+    assert git_dates([page], GitOptions(cache_dir=str(cache))).get(page) is not None
+    assert (cache / ".gitignore").read_text().splitlines()[-1] == "*"
+    assert list(cache.glob("gitdates-*.json"))
+    status = repo.git("status", "--porcelain", "--untracked-files=all")
+    assert ".cache" not in status, status
+    mine = repo.root / "mine"
+    mine.mkdir()
+    git_dates([page], GitOptions(cache_dir=str(mine)))
+    assert list(mine.glob("gitdates-*.json")) and not (mine / ".gitignore").exists()
+
+
+def test_a_real_mkdocs_build_leaves_the_work_tree_clean(tmp_path):
+    from docs_projects import mkdocs_build, mkdocs_project
+
+    docs = mkdocs_project(tmp_path / "m", {"index.md": "# Home\n"})
+    docs.write(".gitignore", "site/\n")  # as real projects have it: nothing about .cache
+    docs.commit("2024-06-01T00:00:00Z")
+    mkdocs_build(docs.root)
+    assert (docs.root / ".cache/sitemapkit/.gitignore").is_file()
+    assert docs.git("status", "--porcelain", "--untracked-files=all") == ""

@@ -33,6 +33,7 @@ ALL = (MKDOCS, SPHINX, CLI, SITE)
 NONE = type(None)
 
 # What a page without a git date gets (the git options' "undated" choices).
+DEFAULT_CACHE = ".cache/sitemapkit"  # git-date cache beside mkdocs.yml or in --source
 IGNORE_REVS_FILE = ".git-blame-ignore-revs"  # git blame's convention: optional when absent
 POLICIES = ("omit", "mtime", "build-time")
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from ._display import count
 from .errors import ConfigError
-from .options import SITE, for_host
+from .options import DEFAULT_CACHE, SITE, for_host
 from .publish.pipeline import Outcome, publish_pages
 from .publish.settings import git_options, page_rules, publish_settings, writer_options
 from .rules.urls import normalize_base_url
@@ -31,7 +31,6 @@ from .sources.oldsitemap import OldSitemap, read_old
 from .sources.pages import PageRow
 from .write.output import remove_owned
 
-DEFAULT_CACHE = ".cache/sitemapkit"
 HUGO_TEMPLATE = Path(__file__).parent / "data" / "hugo"  # home.sitemapkit.json, hugo.toml
 FAMILY = {"mkdocs": "MkDocs'", "properdocs": "ProperDocs'", "zensical": "Zensical's",
           "hugo": "Hugo's", "sphinx": "Sphinx's", "jekyll": "Jekyll's", "pelican": "Pelican's"}

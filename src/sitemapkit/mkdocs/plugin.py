@@ -26,6 +26,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils.meta import get_data
 
 from ..errors import SitemapkitError
+from ..options import DEFAULT_CACHE
 from ..publish.pipeline import Outcome, publish_pages
 from ..publish.settings import git_options, page_rules, publish_settings, writer_options
 from ..rules.model import EntryError
@@ -43,7 +44,6 @@ from .i18n import (
 )
 
 log = logging.getLogger("mkdocs.plugins.sitemapkit")
-DEFAULT_CACHE = ".cache/sitemapkit"
 
 
 class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]

@@ -15,8 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import GitDatesError
-from ..options import IGNORE_REVS_FILE
-from ..write.output import atomic_write
+from ..write.output import atomic_write, ensure_cache_dir
 from .gitlog import Background, parse_status
 from .history import (
     GitFailed,
@@ -28,6 +27,7 @@ from .history import (
     verify,
     walk,
 )
+from .ignorerevs import ignored_commits
 
 if TYPE_CHECKING:
     from .gitdates import GitDates, GitOptions
@@ -119,7 +119,8 @@ class Repo:
     def _dates(self, head: str, targets: list[str], boundary: set[str],
                tracked: set[str]) -> tuple[dict[str, str], set[str], set[str]]:
         """(dates, shallow, failed): targets -> ISO dates; never caches a failed pass."""
-        spec = WalkSpec(self.git, self.root, self.opts.date_kind, frozenset(self._ignored()),
+        ignored = ignored_commits(self.git, self.root, self.opts, self.out)
+        spec = WalkSpec(self.git, self.root, self.opts.date_kind, frozenset(ignored),
                         frozenset(boundary))
         key = json.dumps([CACHE_VERSION, spec.date_kind, sorted(spec.ignored)])
         cache = None if boundary else self._cache_path()
@@ -232,56 +233,6 @@ class Repo:
                                      f"{_pages(len(result.leftover()))} could not be dated")
         return result
 
-    def _ignored(self) -> set[str]:
-        """The commits to ignore, each one checked as ``git blame`` checks it: an id
-        git cannot find, or a named ignore-revs file that is missing, is a warning."""
-        named = {r.strip(): "ignore_revs" for r in self.opts.ignore_revs if r.strip()}
-        given = self.opts.ignore_revs_file
-        if given:
-            path = self.root / given
-            if path.is_file():
-                for number, line in enumerate(path.read_text("utf-8").splitlines(), 1):
-                    rev = line.split("#", 1)[0].strip()
-                    if rev:
-                        named.setdefault(rev, f"{given} line {number}")
-            elif given != IGNORE_REVS_FILE:  # the conventional file is optional
-                self.out.warnings.append(
-                    f"the ignore-revs file {given} does not exist in {self.root}: no "
-                    "commit from it is ignored (git blame refuses it: \"could not open "
-                    "object name list\")")
-        answers = self._resolve(list(named)) if named else {}
-        if answers is None:
-            return {rev.lower() for rev in named}  # git could not check them (warned)
-        return {answers[rev].split()[0] for rev, where in named.items()
-                if self._known(rev, where, answers[rev])}
-
-    def _known(self, rev: str, where: str, answer: str) -> bool:
-        """Whether git resolved ``rev`` to a commit, as ``git blame --ignore-rev`` does
-        (ids, abbreviations, tags); a warning quoting git if not."""
-        if answer.endswith(" commit"):
-            return True
-        self.out.warnings.append(f"ignore revision {rev!r} ({where}) is not a commit of "
-                                 f"{self.root}: git cat-file says \"{answer}\"; it is not "
-                                 "ignored")
-        return False
-
-    def _resolve(self, revs: list[str]) -> dict[str, str] | None:
-        """Each revision as ``git cat-file --batch-check`` answers it, in one call (None, with
-        a warning, when git fails)."""
-        self.out.git_calls += 1
-        done = subprocess.run(git_command(self.git, "cat-file",
-                                          "--batch-check=%(objectname) %(objecttype)"),
-                              cwd=self.root, capture_output=True, check=False,
-                              input="".join(f"{r}^{{commit}}\n" for r in revs).encode())
-        lines = done.stdout.decode(errors="replace").splitlines()
-        if done.returncode == 0 and len(lines) == len(revs):
-            return dict(zip(revs, lines, strict=True))
-        words = done.stderr.decode(errors="replace").strip().splitlines()
-        self.out.warnings.append(f"git cat-file failed in {self.root}: "
-                                 f"{words[-1] if words else f'exit status {done.returncode}'}"
-                                 "; the ignore revisions could not be checked")
-        return None
-
 
 def _load(cache: Path) -> dict[str, Any]:
     with contextlib.suppress(OSError, ValueError):
@@ -293,6 +244,7 @@ def _load(cache: Path) -> dict[str, Any]:
 
 def _store(cache: Path, data: dict[str, Any]) -> None:
     with contextlib.suppress(OSError):
+        ensure_cache_dir(cache.parent)
         atomic_write(cache, json.dumps(data))
 
 

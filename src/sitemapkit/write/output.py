@@ -123,6 +123,21 @@ def atomic_write(path: str | os.PathLike[str], data: bytes | str, fsync: bool = 
         tmp.unlink(missing_ok=True)
 
 
+CACHE_GITIGNORE = "# Made by sitemapkit: a cache, nothing here belongs in git.\n*\n"
+
+
+def ensure_cache_dir(directory: Path) -> None:
+    """Make a cache folder that git ignores by itself (a ``.gitignore`` holding ``*``,
+    as pytest does), so no ``git add -A`` commits it. Only in a folder sitemapkit makes,
+    or one named ``sitemapkit`` (the default ``.cache/sitemapkit``): never in a folder
+    the user chose that already exists."""
+    made = not directory.exists()
+    directory.mkdir(parents=True, exist_ok=True)
+    ignore = directory / ".gitignore"
+    if (made or directory.name == "sitemapkit") and not ignore.exists():
+        atomic_write(ignore, CACHE_GITIGNORE)
+
+
 def sync_dir(out_dir: Path) -> None:
     with contextlib.suppress(OSError):  # not supported on every platform / filesystem
         fd = os.open(out_dir, os.O_RDONLY)
