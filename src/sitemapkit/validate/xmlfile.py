@@ -104,9 +104,16 @@ class XmlCheck:
         p.EntityDeclHandler = self.entity_decl
         p.StartNamespaceDeclHandler = self.namespace_decl
         feed = ScanFeed(self, self.state.scan_unit)
+        broken_first: list[bool] = []
 
         def said_while_reading(severity: Severity, id_: str, message: str) -> None:
-            feed.to_expat()  # the line where the reading stopped, as expat alone has it
+            try:
+                feed.to_expat()  # the line where the reading stopped, as expat alone has it
+            except expat.ExpatError:
+                # the bytes the scan held were not well-formed: expat alone stopped there,
+                # before the reading did, and that is the file's finding
+                broken_first.append(True)
+                raise
             self.say(severity, id_, message)
 
         content = Content(self.path, self.state.max_bytes, said_while_reading)
@@ -121,7 +128,7 @@ class XmlCheck:
             return self.result
         except expat.ExpatError as exc:
             feed.settle()
-            if content.stopped:
+            if content.stopped and not broken_first:
                 return self._stopped()
             self.say("error", "not-well-formed", f"not well-formed XML: "
                      f"{expat.ErrorString(exc.code)} at line {exc.lineno}, column "
