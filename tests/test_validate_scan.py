@@ -386,3 +386,18 @@ def test_the_byte_cap_finding_names_the_line_expat_does(tmp_path: Path, unit: st
         found[choice] = [(f.id, f.line, f.message) for f in report.findings]
     capped = [f for f in found[unit] if f[0] == "too-large"]
     assert found[unit] == found["off"] and capped and capped[0][1] > 1000, found
+
+
+@pytest.mark.parametrize("cut", [9, 40])
+def test_a_broken_block_before_a_truncated_gzip_end_is_reported_as_expat_reports_it(
+        tmp_path: Path, scan_units: list[str], cut: int) -> None:
+    """The scan holds a block with no </url> until more bytes come; when the gzip stream
+    ends early instead, the held bytes go to expat first, and their error is the finding
+    (found by the scan_gzip fuzz harness: the scan reported nothing at all)."""
+    text = (f'<urlset xmlns="{NS}">\n<url><loc>{B}a</loc></url>\n'
+            f"<url><loc>{B}b</loc><lastmod>2024-05-02</lastmod></u3l>\n<url><loc>{B}c")
+    (tmp_path / "sitemap.xml.gz").write_bytes(gzip.compress(text.encode() * 3, mtime=0)[:-cut])
+    reference = outcome(tmp_path, "off")
+    assert reference["findings"]  # a broken file is never clean
+    for unit in scan_units:
+        assert outcome(tmp_path, unit) == reference, unit
