@@ -104,16 +104,12 @@ class XmlCheck:
         p.EntityDeclHandler = self.entity_decl
         p.StartNamespaceDeclHandler = self.namespace_decl
         feed = ScanFeed(self, self.state.scan_unit)
-        broken_first: list[bool] = []
+        broken_first: list[bool] = []  # the bytes the scan held broke before reading stopped
 
         def said_while_reading(severity: Severity, id_: str, message: str) -> None:
-            try:
-                feed.to_expat()  # the line where the reading stopped, as expat alone has it
-            except expat.ExpatError:
-                # the bytes the scan held were not well-formed: expat alone stopped there,
-                # before the reading did, and that is the file's finding
-                broken_first.append(True)
-                raise
+            broken_first.append(True)  # until expat has read what the scan held
+            feed.to_expat()  # the line where the reading stopped, as expat alone has it
+            broken_first.pop()
             self.say(severity, id_, message)
 
         content = Content(self.path, self.state.max_bytes, said_while_reading)
