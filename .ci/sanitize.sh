@@ -9,7 +9,9 @@ PY=.venv/bin/python
 SECONDS_EACH=${FUZZ_SECONDS:-20}
 WORK=${FUZZ_WORK:-build/fuzz}
 
-if ! command -v clang-14 >/dev/null 2>&1 && ! command -v clang >/dev/null 2>&1; then
+cc=$(command -v clang-14 || command -v clang || true)
+runtime=$([ -n "$cc" ] && "$cc" -print-file-name=libclang_rt.asan-x86_64.so || true)
+if [ ! -f "$runtime" ]; then  # clang and its sanitizer runtime
     (apt-get update -qq && apt-get install -y -qq clang-14 libclang-rt-14-dev) >/dev/null \
         || sudo sh -c 'apt-get update -qq && apt-get install -y -qq clang-14 libclang-rt-14-dev' >/dev/null
 fi

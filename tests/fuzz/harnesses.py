@@ -15,9 +15,11 @@ regression input on both twins in the normal test run.
 
 from __future__ import annotations
 
+import atexit
 import gzip
 import json
 import os
+import shutil
 import tempfile
 import zlib
 from collections.abc import Callable
@@ -42,6 +44,7 @@ CHUNKS = (1, 7, 64, 333, 4096, 1 << 20)  # the validator's read size: hand-overs
 BLOCKS = (7, 64, 4096, 1 << 20)  # the line reader's block size
 _WORK = Path(tempfile.mkdtemp(prefix="sitemapkit-fuzz-",
                               dir="/dev/shm" if os.path.isdir("/dev/shm") else None))
+atexit.register(shutil.rmtree, _WORK, True)
 
 
 def _knobs(data: bytes) -> tuple[int, bytes]:

@@ -24,17 +24,14 @@ def run(args: argparse.Namespace) -> int:
     import importlib.metadata  # only here: it costs a CLI start ~15 ms
     import platform  # and these ~10 ms (shutil brings bz2 and lzma)
     import shutil
-    import subprocess
 
-    from ..sources.gitlog import git_too_old
+    from ..sources.gitlog import git_check
 
     git = shutil.which("git")
     git_version = "not found (lastmod needs git)"
     if git:
-        done = subprocess.run([git, "--version"], capture_output=True, text=True, check=False)
-        git_version = done.stdout.strip() or f"{git}: {done.stderr.strip()}"
-        problem = git_too_old(git)
-        git_version += f" (unusable: {problem})" if problem else f" ({git})"
+        said, problem = git_check(git)
+        git_version = f"{said} (unusable: {problem})" if problem else f"{said} ({git})"
     print(f"sitemapkit {__version__}: {build_description()}")
     print(f"python {platform.python_version()} ({sys.executable})")
     print(f"git: {git_version}")

@@ -23,7 +23,7 @@ from typing import Literal
 from .._display import count
 from ..errors import GitDatesError
 from ..options import IGNORE_REVS_FILE, POLICIES
-from .gitlog import git_too_old
+from .gitlog import git_check
 from .gitrepo import Repo
 
 __all__ = ["POLICIES", "GitDates", "GitDatesError", "GitOptions", "Policy", "git_dates"]
@@ -119,9 +119,10 @@ def git_dates(paths: Iterable[str | os.PathLike[str]],
     git = shutil.which("git")
     unusable = "no-git" if git is None else None
     pages, what = count(len(counted), "page"), WHAT[opts.no_git]
-    if git is not None and wanted and (too_old := git_too_old(git)) is not None:
+    if git is not None and wanted and (too_old := git_check(git)[1]) is not None:
         unusable = "old-git"
-        result.warnings.append(f"{too_old}: {pages} could not be dated ({what})")
+        if counted:
+            result.warnings.append(f"{too_old}: {pages} could not be dated ({what})")
     elif git is None and counted:
         result.warnings.append(f"no git executable on PATH: {pages} could not be dated "
                                f"({what}); install git, or set lastmod to none")

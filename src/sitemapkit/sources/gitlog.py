@@ -45,23 +45,22 @@ def git_command(git: str, *args: str) -> list[str]:
 
 
 @functools.lru_cache(maxsize=8)
-def git_too_old(git: str) -> str | None:
-    """Why ``git`` cannot run the walk (too old, or no version answer), quoting what it
-    said; None when it can. Asked once per process and executable."""
+def git_check(git: str) -> tuple[str, str | None]:
+    """(what ``git --version`` said, why this git cannot run the walk or None), asked
+    once per process and executable."""
     try:
         done = subprocess.run([git, "--version"], capture_output=True, check=False,
                               timeout=60)
     except (OSError, subprocess.SubprocessError) as exc:
-        return f"{git} could not be run ({exc})"
+        return "", f"{git} could not be run ({exc})"
     said = (done.stdout or done.stderr).decode(errors="replace").strip()
     found = _VERSION.match(said)
     if done.returncode != 0 or found is None:
-        return f"{git} --version did not answer with a version (it said {said!r})"
-    version = (int(found[1]), int(found[2]))
-    if version < MIN_GIT:
-        return (f"{git} is too old: it says {said!r}, and the history pass needs git "
-                f"{MIN_GIT[0]}.{MIN_GIT[1]} or newer (log --diff-merges)")
-    return None
+        return said, f"{git} --version did not answer with a version (it said {said!r})"
+    if (int(found[1]), int(found[2])) < MIN_GIT:
+        return said, (f"{git} is too old: it says {said!r}, and the history pass needs "
+                      f"git {MIN_GIT[0]}.{MIN_GIT[1]} or newer (log --diff-merges)")
+    return said, None
 
 
 class Stream:

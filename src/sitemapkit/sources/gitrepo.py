@@ -14,6 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .._display import count
 from ..errors import GitDatesError
 from ..write.output import atomic_write, ensure_cache_dir
 from .gitlog import Background, parse_status
@@ -106,7 +107,7 @@ class Repo:
                 fallback.setdefault("not-in-git", []).append(f)
 
     def _failed(self, error: str, files: list[str], fallback: dict[str, list[str]]) -> None:
-        self.out.warnings.append(f"{error}: {_pages(len(files))} could not be dated")
+        self.out.warnings.append(f"{error}: {count(len(files), 'page')} could not be dated")
         fallback.setdefault("git-error", []).extend(files)
 
     # --- the one history walk, with a cache keyed by HEAD ----------------------
@@ -220,7 +221,7 @@ class Repo:
             self.out.git_calls += retry.calls
             if not retry.error:
                 self.out.warnings.append(
-                    f"{result.error} (in {self.root}); dated {_pages(len(retry.dates))} "
+                    f"{result.error} (in {self.root}); dated {count(len(retry.dates), 'page')} "
                     "again without rename detection, so moved pages may show their move "
                     "date. Repair the repository (git fsck; a partial clone needs a full "
                     "fetch)")
@@ -230,7 +231,8 @@ class Repo:
             result = retry
         if result.error and result.leftover():
             self.out.warnings.append(f"{result.error} (in {self.root}): "
-                                     f"{_pages(len(result.leftover()))} could not be dated")
+                                     f"{count(len(result.leftover()), 'page')} could not be "
+                                     "dated")
         return result
 
 
@@ -246,10 +248,6 @@ def _store(cache: Path, data: dict[str, Any]) -> None:
     with contextlib.suppress(OSError):
         ensure_cache_dir(cache.parent)
         atomic_write(cache, json.dumps(data))
-
-
-def _pages(count: int) -> str:
-    return f"{count:,} page{'' if count == 1 else 's'}"
 
 
 def _common_dir(paths: list[str]) -> str:
