@@ -3,7 +3,8 @@
 Each example builds a repository of 30 to 80 commits with branches and merges
 (clean, conflicting, evil and octopus), edits, pure renames and renames with edits (across
 folders, into and out of docs/), deletions and re-additions, reverts to earlier
-content, ignored mechanical commits and odd file names. Every tracked file's date
+content, ignored mechanical commits, odd file names, and code churn: commits that
+touch only code, code files added and deleted, files moved into and out of docs/. Every tracked file's date
 from one ``git_dates`` call must equal ``gitref.reference_date``.
 """
 
@@ -25,7 +26,8 @@ from sitemapkit.gitdates import GitOptions, git_dates
 DIRS = ["docs", "docs/guide", "docs/blog", "blog/docs", "", "other/deep"]
 NAMES = ["a.md", "b.md", "c d.md", "über.md", "-dash.md", "index.md", "x&y.md"]
 OPS = ["edit", "edit", "add", "add", "rename", "rename-edit", "delete", "readd", "revert",
-       "sweep", "branch", "merge", "merge", "octopus"]
+       "sweep", "branch", "merge", "merge", "octopus", "churn", "churn", "churn", "code-add",
+       "code-delete", "move-in", "move-out"]
 def iso(d: datetime | None) -> str | None:
     return d.isoformat() if d else None
 
@@ -90,7 +92,52 @@ class History:
         lines[self.rng.randrange(len(lines))] = f"edited line, version {self.serial}\n"
         return "".join(lines)
 
+    def code_files(self) -> list[str]:
+        return [p for p in self.tracked() if p.startswith("src/")]
+
     # --- operations --------------------------------------------------------------
+    def op_churn(self) -> None:
+        """A commit that touches only code, as most commits of a real project do."""
+        files = self.code_files()
+        if files:
+            chosen = self.rng.sample(files, k=min(len(files), self.rng.randint(1, 4)))
+            self.commit_files({path: self.text() for path in chosen}, "code")
+
+    def op_code_add(self) -> None:
+        self.serial += 1
+        self.commit_files({f"src/new{self.serial}.py": self.text()}, "code")
+
+    def op_code_delete(self) -> None:
+        files = self.code_files()
+        if len(files) > 1:
+            path = self.rng.choice(files)
+            self.repo.git("rm", "-q", "--", path)
+            self.deleted.append(path)
+            self.commit("code")
+
+    def op_move_in(self) -> None:
+        """A file from outside docs/ moved in (pure, or with an edit)."""
+        outside = [p for p in self.tracked() if not p.startswith("docs/") and p != "README.md"]
+        if outside:
+            self._move(self.rng.choice(outside), "docs", edit=self.rng.random() < 0.3)
+
+    def op_move_out(self) -> None:
+        inside = [p for p in self.tracked() if p.startswith("docs/")]
+        if inside:
+            self._move(self.rng.choice(inside), self.rng.choice(["other/deep", "src", ""]),
+                       edit=self.rng.random() < 0.3)
+
+    def _move(self, path: str, folder: str, edit: bool) -> None:
+        name = path.rsplit("/", 1)[-1]
+        target = f"{folder}/{name}" if folder else name
+        if (self.repo.root / target).exists():
+            target = f"{folder or 'other'}/moved{self.serial}-{name}"
+        (self.repo.root / target).parent.mkdir(parents=True, exist_ok=True)
+        self.repo.git("mv", "--", path, target)
+        if edit:
+            self.repo.write(target, self.edit_line(target))
+        self.commit("move")
+
     def apply(self, op: str) -> None:
         getattr(self, "op_" + op.replace("-", "_"))()
 

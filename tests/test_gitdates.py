@@ -59,7 +59,8 @@ def test_git_calls_do_not_grow_with_the_number_of_files(tmp_path):
         result = git_dates(sorted((r.root / "docs").glob("*.md")))
         assert result.from_git == n
         counts.append(result.git_calls)
-    assert counts[0] == counts[1] == 4  # rev-parse, ls-files, status, log
+    assert counts[0] == counts[1] == 5  # rev-parse, ls-files, status, log, and one
+    # diff-tree asked where the pages were added (were they moved in from elsewhere?)
 
 
 def test_pure_rename_keeps_the_content_date_and_edit_rename_takes_the_edit(repo):
@@ -320,8 +321,9 @@ def test_mass_move_then_ignored_sweeps_keep_each_pages_own_date(repo):
         assert iso(result.get(page)) == reference_date(repo.root, rel, set(sweeps)), rel
     assert iso(result.get(repo.root / "peps/pep-0007.rst")) == "2025-03-01T00:00:00+00:00"
     assert iso(result.get(repo.root / "peps/pep-0003.rst")) == "2020-01-04T03:00:00+00:00"
-    assert result.git_calls == 5  # peps/ is most of the repository: one whole log (+1:
-    # cat-file resolves the ignore revisions, as git blame would)
+    assert result.git_calls == 7  # rev-parse, ls-files, status, cat-file (the ignore
+    # revisions, as git blame resolves them), the log limited to peps/, diff-tree where the
+    # pages appeared (the move), and one log over peps/ plus the 40 old names
 
 
 def test_content_made_by_a_merge_takes_the_merge_date(repo):
@@ -343,7 +345,7 @@ def test_content_made_by_a_merge_takes_the_merge_date(repo):
         reference_date(repo.root, "docs/both.md")
     assert iso(result.get(side)) == "2024-01-05T00:00:00+00:00" == \
         reference_date(repo.root, "docs/side.md")
-    assert result.git_calls == 5  # the merges log joined in
+    assert result.git_calls == 5  # + cat-file: which blob the merge's other parent holds
 
 
 def test_a_date_does_not_depend_on_the_other_paths_asked(repo):
@@ -405,8 +407,9 @@ def test_when_every_pass_fails_the_pages_are_undated_and_counted(repo, tmp_path)
 
 
 def test_in_a_code_heavy_repository_the_log_is_limited_and_moves_still_found(repo):
-    """docs/ is a small part: the log is limited to it, rename-shaped steps are checked
-    against whole-tree diffs, and a page moved in from elsewhere walks on from there."""
+    """docs/ is a small part: the log is limited to it, an add is looked up in the
+    whole-tree diff of its commit, and a page moved in from elsewhere walks on from there
+    in a log limited to docs/ and its old name."""
     repo.commit("2021-01-01T00:00:00Z", {f"src/f{i}.go": f"package f{i}\n" for i in range(60)})
     repo.commit("2021-02-02T00:00:00Z", {"notes/moved.md": _lines("moved"),
                                          "docs/new.md": _lines("new")})
@@ -420,7 +423,8 @@ def test_in_a_code_heavy_repository_the_log_is_limited_and_moves_still_found(rep
         rel = page.relative_to(repo.root).as_posix()
         assert iso(result.get(page)) == reference_date(repo.root, rel), rel
     assert iso(result.get(pages[3])) == "2021-02-02T00:00:00+00:00"
-    assert result.git_calls == 6  # + diff-tree for the adds, + the whole log below the move
+    assert result.git_calls == 6  # + diff-tree for the adds, + a log over docs/ and
+    # notes/moved.md below the move
 
 
 def test_the_cache_folder_is_ignored_by_git_itself(repo, tmp_path):

@@ -1,6 +1,6 @@
-"""Git processes for the history walk: the command line every call uses, a log read as
-NUL-separated tokens, the commits someone waits at, the merges' combined diffs, and
-the whole-tree diff ``verify`` checks a folder-limited walk against."""
+"""Git processes for the history walk: the command line every call uses, the version
+check, a log read as NUL-separated tokens and the commits someone waits at, and the
+status run beside the walk."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ from typing import IO
 
 Group = dict[str, list[str]]  # path as named at the waiting commit -> targets
 Changes = dict[str, tuple[str, str | None]]  # path -> (status, old path)
-_COMMIT_ID = re.compile("[0-9a-f]{40}")
 MIN_GIT = (2, 31)  # ``log --diff-merges=first-parent`` came with git 2.31
 _VERSION = re.compile(r"git version (\d+)\.(\d+)")
 
@@ -34,8 +33,13 @@ class WalkSpec:
     date_kind: str  # "committer" or "author"
     ignored: frozenset[str] = frozenset()  # full or abbreviated lower-case commit ids
     boundary: frozenset[str] = frozenset()  # shallow clone: grafted commits
-    renames: bool = True
-    paths: tuple[str, ...] = ()  # limit the log to these (see Decision); () = everything
+    renames: bool = True  # ask the whole-tree diff where a page was added
+    paths: tuple[str, ...] = ()  # limit the log to these; () = everything
+
+    def covers(self, path: str) -> bool:
+        """Whether the log's pathspec includes ``path`` (literal pathspecs)."""
+        return not self.paths or any(path == p or path.startswith(p + "/")
+                                     for p in self.paths)
 
 
 def git_command(git: str, *args: str) -> list[str]:
@@ -102,16 +106,19 @@ def _tokens(stream: Iterable[bytes]) -> Iterator[bytes]:
         yield rest
 
 
-_Commit = tuple[str, list[str], str, dict[str, tuple[str, str | None]]]
+Raw = dict[str, tuple[str, str]]  # path -> (status, object id after the commit)
+_Commit = tuple[str, list[str], str, Raw]
 
 
-def commits_waited_at(stream: Stream, waiting: dict[str, Group]) -> Iterator[_Commit]:
-    """(commit, parents, date, {path: (status, old path)}) for commits someone waits at.
-
-    The changes of commits nobody waits at are skipped without building anything.
-    """
+def commits_waited_at(stream: Stream, waiting: dict[str, Group],
+                      tip: str | None = None) -> Iterator[_Commit]:
+    """(commit, parents, date, {path: (status, object id)}) for commits someone waits
+    at, from a ``--raw -z`` log. The changes of commits nobody waits at are skipped
+    without building anything. A ``tip`` the pathspec leaves out (a commit that touches
+    none of it) hands its waiting group to the first commit listed, its nearest
+    ancestor that does."""
     header: tuple[str, list[str], str] | None = None
-    changes: dict[str, tuple[str, str | None]] = {}
+    changes: Raw = {}
     tokens = stream.tokens
     for token in tokens:
         if token.startswith(b"\n"):
@@ -120,92 +127,22 @@ def commits_waited_at(stream: Stream, waiting: dict[str, Group]) -> Iterator[_Co
             if header is not None:
                 yield (*header, changes)
             commit, parents, when = token[1:].decode().split("\x1f")
+            if tip is not None and tip != commit and tip in waiting:
+                into = waiting.setdefault(commit, {})
+                for name, targets in waiting.pop(tip).items():
+                    into.setdefault(name, []).extend(targets)
+            tip = None
             header = (commit, parents.split(), when) if commit in waiting else None
             changes = {}
             continue
-        if not token:
+        if not token.startswith(b":"):
             continue
-        status = token.decode()
-        old = os.fsdecode(next(tokens)) if status[:1] in "RC" else None
-        path = os.fsdecode(next(tokens))
+        path = next(tokens)  # ":mode mode old-id new-id status", then the path
         if header is not None:
-            changes[path] = (status, old)
+            fields = token.decode().split(" ")
+            changes[os.fsdecode(path)] = (fields[4], fields[3])
     if header is not None:
         yield (*header, changes)
-
-
-class Combined:
-    """Paths each merge changed against every parent, read on demand from the merges log
-    (both logs list merges in the same order; others are kept until asked for)."""
-
-    def __init__(self, spec: WalkSpec, revs: list[str]) -> None:
-        self.spec, self.revs = spec, revs
-        self.stream: Stream | None = None
-        self.done: dict[str, set[str]] = {}
-        self.current: tuple[str, set[str]] | None = None
-        self.ended = False
-
-    def close(self) -> None:
-        if self.stream is not None:
-            self.stream.close()
-
-    def paths(self, merge: str) -> set[str]:
-        if self.stream is None:
-            limit = ["--full-history", "--sparse", "--", *self.spec.paths] \
-                if self.spec.paths else []
-            self.stream = Stream(self.spec, [
-                "log", "-z", "--topo-order", "--merges", "--format=%x1e%H", "--name-status",
-                "--no-renames", "--diff-merges=combined", *self.revs, *limit])
-        while merge not in self.done:
-            if self.ended:
-                raise GitFailed(f"git log --merges did not list merge {merge}")
-            token = next(self.stream.tokens, None)
-            if token is None or token.lstrip(b"\n").startswith(b"\x1e"):
-                if self.current is not None:  # the previous merge's list is complete
-                    self.done[self.current[0]] = self.current[1]
-                if token is None:
-                    self.ended = True
-                    self.stream.check()
-                    continue
-                self.current = (token.lstrip(b"\n")[1:].decode(), set())
-            elif token.strip(b"\n") and self.current is not None:
-                self.current[1].add(os.fsdecode(next(self.stream.tokens)))
-        return self.done.pop(merge)
-
-
-def changed_between(spec: WalkSpec, parent: str, commit: str) -> set[str]:
-    """Every path whose content differs between two commits (one ``git diff-tree``):
-    which parent of an octopus merge a page's content came through."""
-    done = subprocess.run(git_command(spec.git, "diff-tree", "-r", "-z", "--no-renames",
-                                      "--name-only", parent, commit),
-                          cwd=spec.root, capture_output=True, check=False)
-    if done.returncode != 0:
-        words = done.stderr.decode(errors="replace").strip().splitlines()
-        raise GitFailed(f"git diff-tree {parent} {commit} failed: "
-                        f"{words[-1] if words else done.returncode}")
-    return {os.fsdecode(p) for p in done.stdout.split(b"\0") if p}
-
-
-def whole_tree_changes(spec: WalkSpec, commits: list[str]) -> dict[str, Changes]:
-    """Each commit's whole-tree changes, from one ``git diff-tree --stdin``."""
-    args = ["diff-tree", "--stdin", "-r", "-z", "--root", "--name-status",
-            "-M" if spec.renames else "--no-renames"]
-    done = subprocess.run(git_command(spec.git, *args), cwd=spec.root, capture_output=True,
-                          input="".join(c + "\n" for c in commits).encode(), check=False)
-    if done.returncode != 0:
-        words = done.stderr.decode(errors="replace").strip().splitlines()
-        raise GitFailed(f"git diff-tree failed: {words[-1] if words else done.returncode}")
-    whole: dict[str, Changes] = {}
-    current: Changes = {}
-    tokens = iter(done.stdout.split(b"\0"))
-    for token in tokens:
-        text = token.decode().strip("\n")
-        if _COMMIT_ID.fullmatch(text):  # statuses are upper case: this starts a commit
-            current = whole.setdefault(text, {})
-        elif text:
-            old = os.fsdecode(next(tokens)) if text[:1] in "RC" else None
-            current[os.fsdecode(next(tokens))] = (text, old)
-    return whole
 
 
 class Background:

@@ -17,23 +17,17 @@ from typing import TYPE_CHECKING, Any
 from .._display import count
 from ..errors import GitDatesError
 from ..write.output import atomic_write, ensure_cache_dir
+from .gitask import Asker
 from .gitlog import Background, parse_status
-from .history import (
-    GitFailed,
-    Group,
-    WalkResult,
-    WalkSpec,
-    arrive,
-    git_command,
-    verify,
-    walk,
-)
+from .history import GitFailed, Group, WalkResult, WalkSpec, arrive, git_command, walk
 from .ignorerevs import ignored_commits
 
 if TYPE_CHECKING:
     from .gitdates import GitDates, GitOptions
 
 CACHE_VERSION = 2
+ROUNDS = 2  # limited walks before the rest walks the whole repository
+SPECS = 64  # most pathspec entries a limited walk names
 
 
 class Repo:
@@ -42,6 +36,7 @@ class Repo:
     def __init__(self, git: str, root: str, opts: GitOptions, out: GitDates) -> None:
         self.git, self.opts, self.out = git, opts, out
         self.root = Path(root)
+        self.ask = Asker(git, self.root)  # the pass's helpers: cat-file and diff-tree
 
     def _run(self, *args: str) -> bytes:
         self.out.git_calls += 1
@@ -84,9 +79,11 @@ class Repo:
         self.out.git_calls += 1  # status runs beside the log pass, on the other core
         try:
             dated, shallow, failed = self._dates(head, [r for r in rel.values() if r in tracked],
-                                                 boundary, tracked)
+                                                 boundary)
         finally:
             out, error = status.finish()
+            self.out.git_calls += self.ask.calls
+            self.ask.close()
         if error:
             return self._failed(error, files, fallback)
         dirty, untracked = parse_status(out)
@@ -117,10 +114,10 @@ class Repo:
         digest = hashlib.sha1(str(self.root).encode()).hexdigest()[:16]
         return Path(self.opts.cache_dir) / f"gitdates-{digest}.json"
 
-    def _dates(self, head: str, targets: list[str], boundary: set[str],
-               tracked: set[str]) -> tuple[dict[str, str], set[str], set[str]]:
+    def _dates(self, head: str, targets: list[str], boundary: set[str]
+               ) -> tuple[dict[str, str], set[str], set[str]]:
         """(dates, shallow, failed): targets -> ISO dates; never caches a failed pass."""
-        ignored = ignored_commits(self.git, self.root, self.opts, self.out)
+        ignored = ignored_commits(self.ask, self.root, self.opts, self.out)
         spec = WalkSpec(self.git, self.root, self.opts.date_kind, frozenset(ignored),
                         frozenset(boundary))
         key = json.dumps([CACHE_VERSION, spec.date_kind, sorted(spec.ignored)])
@@ -134,12 +131,8 @@ class Repo:
             todo = [t for t in targets if t not in cached]
         elif isinstance(cached, dict) and isinstance(old.get("head"), str):
             todo = self._incremental(spec, str(old["head"]), head, todo, cached, dates)
-        scope = _common_dir(todo)
-        inside = sum(1 for p in tracked if p.startswith(scope + "/")) if scope != "." else 0
-        if inside * 2 > len(tracked):
-            scope = "."  # the folder is most of the repository: limiting saves nothing
-        walked = self._walk(spec, head, {head: {t: [t] for t in todo}}, scope) if todo \
-            else None
+        walked = self._walk(spec, head, {head: {t: [t] for t in todo}}, _pathspec(todo)) \
+            if todo else None
         if walked is not None:
             dates.update(walked.dates)
         clean = walked is None or not walked.error
@@ -154,7 +147,7 @@ class Repo:
                      cached: dict[str, Any], dates: dict[str, str]) -> list[str]:
         """Walk only old..head; chains that reach ``old`` take the cached answer there.
         Returns the targets that still need a full walk."""
-        result = walk(spec, [head, f"^{old}"], {head: {t: [t] for t in todo}})
+        result = walk(spec, [head, f"^{old}"], {head: {t: [t] for t in todo}}, self.ask)
         self.out.git_calls += result.calls
         if result.error:
             return todo  # e.g. the old head is gone: start again
@@ -169,55 +162,44 @@ class Repo:
         return rest
 
     def _walk(self, spec: WalkSpec, head: str, start: dict[str, Group],
-              scope: str) -> WalkResult:
-        """Limited to the pages' folder first (git diffs only what is there), then the
-        rename-shaped steps checked against whole-tree diffs; pages whose content came
-        from elsewhere walk on through the whole repository from that commit. Every
-        step is the one a whole-repository walk takes, at a fraction of its cost."""
-        if scope == ".":
+              paths: tuple[str, ...]) -> WalkResult:
+        """Limited to the pages' own paths first: git lists and diffs only what touches
+        them, and renames are asked only where a page was added. A page moved in from
+        outside walks on from there with its old path added to the pathspec, for up to
+        ``ROUNDS`` walks; what is left after those walks the whole repository. Every
+        step is the one a whole-repository walk takes."""
+        if not paths:
             return self._walk_whole(spec, [head], start)
-        limited = walk(replace(spec, paths=(scope,)), [head], start)
-        self.out.git_calls += limited.calls
-        if limited.error:
-            return self._walk_whole(spec, [head], start)  # it says what failed
-        try:
-            differ = verify(spec, limited.decisions)
-        except GitFailed:
-            return self._walk_whole(spec, [head], start)
-        self.out.git_calls += bool(limited.decisions)
-        redo: dict[str, Group] = {}
-        moved: set[str] = set()
-        for d in differ:  # newest first: a page's first disagreement is where it diverged
-            for target in d.targets:
-                if target not in moved:
-                    moved.add(target)
-                    redo.setdefault(d.commit, {}).setdefault(d.path, []).append(target)
-        if not redo:
-            return limited
-        for target in moved:
-            limited.dates.pop(target, None)
-            limited.shallow.discard(target)
-        for group in limited.waiting.values():
-            for path in list(group):
-                group[path] = [t for t in group[path] if t not in moved]
-                if not group[path]:
-                    del group[path]
-        more = self._walk_whole(spec, list(redo), redo)
-        more.dates.update(limited.dates)
-        more.shallow |= limited.shallow
-        for commit, group in limited.waiting.items():
-            if group:
-                arrive(more.waiting, commit, group)
+        result = WalkResult(waiting={})
+        revs, todo = [head], start
+        for _ in range(ROUNDS):
+            part = walk(replace(spec, paths=paths), revs, todo, self.ask)
+            self.out.git_calls += part.calls
+            if part.error:  # the whole walk says what failed, or retries without
+                return self._walk_whole(spec, [head], start)  # rename detection
+            result.dates.update(part.dates)
+            result.shallow |= part.shallow
+            for commit, group in part.waiting.items():
+                arrive(result.waiting, commit, group)
+            revs, todo = list(part.escaped), part.escaped
+            if not todo:
+                return result
+            paths = _widen(paths, [p for g in todo.values() for p in g])
+        more = self._walk_whole(spec, revs, todo)
+        more.dates.update(result.dates)
+        more.shallow |= result.shallow
+        for commit, group in result.waiting.items():
+            arrive(more.waiting, commit, group)
         return more
 
     def _walk_whole(self, spec: WalkSpec, revs: list[str], start: dict[str, Group]
                     ) -> WalkResult:
         """The walk over the whole repository; if rename detection fails (a missing blob),
         once more without."""
-        result = walk(spec, revs, start)
+        result = walk(spec, revs, start, self.ask)
         self.out.git_calls += result.calls
         if result.error and spec.renames:
-            retry = walk(replace(spec, renames=False), revs, result.waiting)
+            retry = walk(replace(spec, renames=False), revs, result.waiting, self.ask)
             self.out.git_calls += retry.calls
             if not retry.error:
                 self.out.warnings.append(
@@ -251,7 +233,7 @@ def _store(cache: Path, data: dict[str, Any]) -> None:
 
 
 def _common_dir(paths: list[str]) -> str:
-    """Deepest directory containing every path (the log's pathspec)."""
+    """Deepest directory containing every path."""
     parts = [p.split("/")[:-1] for p in paths]
     common: list[str] = []
     for level in zip(*parts, strict=False):
@@ -259,3 +241,25 @@ def _common_dir(paths: list[str]) -> str:
             break
         common.append(level[0])
     return "/".join(common) or "."
+
+
+def _pathspec(paths: list[str]) -> tuple[str, ...]:
+    """The log's pathspec for the targets: their deepest common folder, else their
+    top-level names; () (the whole repository) when that would name too many."""
+    common = _common_dir(paths)
+    if common != ".":
+        return (common,)
+    top = sorted({p.split("/", 1)[0] for p in paths})
+    return tuple(top) if len(top) <= SPECS else ()
+
+
+def _widen(paths: tuple[str, ...], more: list[str]) -> tuple[str, ...]:
+    """``paths`` plus the old paths of pages moved in from outside them: each file by
+    name, or by folder when there are many (a folder renamed as a whole)."""
+    if not paths:
+        return ()
+    extra = sorted(set(more))
+    if len(paths) + len(extra) > SPECS:
+        extra = sorted({p.rpartition("/")[0] or p for p in extra})
+    wide = tuple(sorted(set(paths) | set(extra)))
+    return wide if len(wide) <= SPECS else ()

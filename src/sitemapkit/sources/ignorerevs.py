@@ -1,23 +1,23 @@
 """The commits a page's date passes over (formatting sweeps): ``ignore_revs`` and the
 ignore-revs file, each resolved as ``git blame --ignore-rev`` resolves it (full ids,
-abbreviations, tags) in one ``git cat-file --batch-check``. What git cannot resolve,
+abbreviations, tags) by the pass's ``git cat-file --batch-check``. What git cannot resolve,
 and a named ignore-revs file that is missing, is a warning quoting git, never ignored
 in silence; the conventional ``.git-blame-ignore-revs`` may be absent."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..options import IGNORE_REVS_FILE
-from .gitlog import git_command
+from .gitask import Asker
+from .gitlog import GitFailed
 
 if TYPE_CHECKING:
     from .gitdates import GitDates, GitOptions
 
 
-def ignored_commits(git: str, root: Path, opts: GitOptions, out: GitDates) -> set[str]:
+def ignored_commits(ask: Asker, root: Path, opts: GitOptions, out: GitDates) -> set[str]:
     """Full ids of the commits to ignore (lower-case names as given when git could not
     check them); warnings go to ``out``."""
     named = {r.strip(): "ignore_revs" for r in opts.ignore_revs if r.strip()}
@@ -33,7 +33,7 @@ def ignored_commits(git: str, root: Path, opts: GitOptions, out: GitDates) -> se
             out.warnings.append(
                 f"the ignore-revs file {given} does not exist in {root}: no commit from it "
                 "is ignored (git blame refuses it: \"could not open object name list\")")
-    answers = _resolve(git, root, list(named), out) if named else {}
+    answers = _resolve(ask, root, list(named), out) if named else {}
     if answers is None:
         return {rev.lower() for rev in named}  # git could not check them (warned)
     commits = set()
@@ -47,19 +47,12 @@ def ignored_commits(git: str, root: Path, opts: GitOptions, out: GitDates) -> se
     return commits
 
 
-def _resolve(git: str, root: Path, revs: list[str], out: GitDates) -> dict[str, str] | None:
-    """Each revision as ``git cat-file --batch-check`` answers it, in one call (None,
-    with a warning, when git fails)."""
-    out.git_calls += 1
-    done = subprocess.run(git_command(git, "cat-file",
-                                      "--batch-check=%(objectname) %(objecttype)"),
-                          cwd=root, capture_output=True, check=False,
-                          input="".join(f"{r}^{{commit}}\n" for r in revs).encode())
-    lines = done.stdout.decode(errors="replace").splitlines()
-    if done.returncode == 0 and len(lines) == len(revs):
-        return dict(zip(revs, lines, strict=True))
-    words = done.stderr.decode(errors="replace").strip().splitlines()
-    out.warnings.append(f"git cat-file failed in {root}: "
-                        f"{words[-1] if words else f'exit status {done.returncode}'}; the "
-                        "ignore revisions could not be checked")
-    return None
+def _resolve(ask: Asker, root: Path, revs: list[str], out: GitDates
+             ) -> dict[str, str] | None:
+    """Each revision as ``git cat-file --batch-check`` answers it (None, with a
+    warning, when git fails)."""
+    try:
+        return {rev: ask.name(f"{rev}^{{commit}}") for rev in revs}
+    except GitFailed as exc:
+        out.warnings.append(f"{exc} in {root}; the ignore revisions could not be checked")
+        return None
