@@ -32,7 +32,8 @@ def make_repo(root: Path, files: int, commits: int = 1000, seed: int = 1,
 
 
 def make_code_heavy_repo(root: Path, pages: int = 1000, commits: int = 12000,
-                         code_files: int = 600, seed: int = 7) -> list[str]:
+                         code_files: int = 600, seed: int = 7, suffix: str = ".md"
+                         ) -> list[str]:
     """A repository shaped like a real project's: most commits touch only code.
 
     About 4 in 5 commits change only ``src/`` or ``tests/``; the rest edit pages. Along
@@ -43,7 +44,7 @@ def make_code_heavy_repo(root: Path, pages: int = 1000, commits: int = 12000,
     rng = random.Random(seed)
     root.mkdir(parents=True)
     subprocess.run(["git", "init", "-q", "-b", "main"], cwd=root, check=True)
-    docs = [f"docs/section-{i % 40}/page-{i}.md" for i in range(pages)]
+    docs = [f"docs/section-{i % 40}/page-{i}{suffix}" for i in range(pages)]
     code = [f"src/pkg/mod_{i}.py" if i % 3 else f"tests/test_{i}.py"
             for i in range(code_files)]
     out: list[bytes] = []
@@ -52,8 +53,10 @@ def make_code_heavy_repo(root: Path, pages: int = 1000, commits: int = 12000,
     main_mark = 0
 
     def blob(name: str, c: int) -> bytes:
-        text = (f"# {name}\n\nrevision {c}\n" + "body line\n" * rng.randint(3, 30)
-                if name.endswith(".md") else
+        body = _page_body(rng, c) if name.startswith("docs/") else ""
+        text = (f"# {name}\n\nrevision {c}\n{body}" if name.endswith(".md") else
+                f":orphan:\n\n{name}\n{'=' * len(name)}\n\nrevision {c}\n\n{body}"
+                if name.endswith(".rst") else
                 f"# {name}\nVALUE = {c}\n" + "def f():\n    return 1\n" * rng.randint(2, 40))
         data = text.encode()
         return b"M 100644 inline %s\ndata %d\n%s\n" % (name.encode(), len(data), data)
@@ -75,7 +78,7 @@ def make_code_heavy_repo(root: Path, pages: int = 1000, commits: int = 12000,
         return mark
 
     main_mark = commit(0, [blob(n, 0) for n in docs + code] +
-                       [blob("README.md", 0)], 0)
+                       [blob(f"README{suffix}", 0)], 0)
     c = 1
     while c < commits:
         roll = rng.random()
@@ -85,10 +88,10 @@ def make_code_heavy_repo(root: Path, pages: int = 1000, commits: int = 12000,
             docs = [d.replace("docs/section-3/", "docs/guide/section-3/") for d in docs]
             main_mark = commit(c, ops, main_mark) if moved else main_mark
         elif c == commits // 3:  # a file moved in from outside docs
-            ops = [b"R README.md docs/readme.md\n"]
-            docs.append("docs/readme.md")
+            ops = [f"R README{suffix} docs/readme{suffix}\n".encode()]
+            docs.append(f"docs/readme{suffix}")
             main_mark = commit(c, ops, main_mark)
-        elif c % 150 == 0:  # a feature branch of 3 commits, merged back
+        elif c % 25 == 0:  # a feature branch of 3 commits, merged back (pull requests)
             side = main_mark
             for _ in range(3):
                 touched = rng.sample(code, 2) + (rng.sample(docs, 1) if rng.random() < .3
@@ -121,3 +124,20 @@ def make_code_heavy_repo(root: Path, pages: int = 1000, commits: int = 12000,
     subprocess.run(["git", "checkout", "-q", "-f", "main"], cwd=root, check=True)
     subprocess.run(["git", "repack", "-adq"], cwd=root, check=True)  # as a clone has it
     return docs
+
+
+def _page_body(rng: random.Random, c: int) -> str:
+    """About 3 KB of ordinary documentation: sections, paragraphs, a list, a code
+    block and a table, so a build spends on each page what real pages cost."""
+    words = ["the", "option", "sets", "a", "value", "for", "each", "build", "page", "when",
+             "site", "config", "returns", "file", "search", "engine", "date", "git"]
+    parts = []
+    for section in range(4):
+        parts.append(f"\n## Section {section} (revision {c})\n\n")
+        parts.append(" ".join(rng.choice(words) for _ in range(60)) + ".\n\n")
+        parts.append("".join(f"- item {i}: {rng.choice(words)} {rng.choice(words)}\n"
+                             for i in range(4)))
+        parts.append("\n```python\ndef f(x):\n    return x * %d\n```\n\n" % section)
+        parts.append("| name | value |\n|---|---|\n" +
+                     "".join(f"| {rng.choice(words)} | {i} |\n" for i in range(3)))
+    return "".join(parts)

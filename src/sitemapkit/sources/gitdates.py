@@ -2,13 +2,13 @@
 
 Host-agnostic: give it file paths, get back ``{path: datetime}`` (the commit's own
 UTC offset kept) plus a reason for every path it could not date. Per repository it
-runs a constant number of git processes (rev-parse, ls-files, status and one log; at
-most 8 with a log over merges, a diff-tree check of a folder-limited log and a whole
-walk below a move; one more, a cat-file, when commits are to be ignored), whatever the
-number of files, and no log at all for a cached HEAD. ``git --version`` is asked once
+runs a constant number of git processes (rev-parse, ls-files, status, one log limited to
+the pages' paths, and two long-running helpers when needed: diff-tree where a page was
+added, cat-file for merges and ignore revisions; at most 8), whatever the number of
+files or commits, and no log at all for a cached HEAD. ``git --version`` is asked once
 per process: a git too old for the walk is a warning, as are no git at all and ignore
 revisions git cannot resolve.
-The walk itself is in ``_history``.
+The walk itself is in ``history``, its helpers in ``gitask``.
 """
 
 from __future__ import annotations
