@@ -452,3 +452,34 @@ def test_a_real_mkdocs_build_leaves_the_work_tree_clean(tmp_path):
     mkdocs_build(docs.root)
     assert (docs.root / ".cache/sitemapkit/.gitignore").is_file()
     assert docs.git("status", "--porcelain", "--untracked-files=all") == ""
+
+
+def test_pages_moved_in_from_elsewhere_more_than_once_keep_their_first_date(repo):
+    """A docs folder renamed as a whole (doc/ -> docs/, 70 pages: the second log names
+    the old folder, not 70 files), and a page that came through two other folders on
+    its way in (the rest of its chain walks the whole repository). Code-only commits
+    all along, so the logs are limited."""
+    repo.commit("2020-01-01T00:00:00Z", {f"doc/p{i}.md": _lines(f"p{i}") for i in range(70)}
+                | {"blog/x.md": _lines("x"), "src/a.py": "a\n"})
+    repo.commit("2020-02-01T00:00:00Z", {"doc/p3.md": _lines("p3, edited")})
+    (repo.root / "other").mkdir()
+    repo.git("mv", "blog/x.md", "other/x.md")
+    repo.commit("2020-03-01T00:00:00Z", {"src/a.py": "a2\n"})
+    for i in range(70):
+        repo.git("mv", f"doc/p{i}.md", f"docs/p{i}.md")
+    repo.commit("2021-01-01T00:00:00Z", {"src/a.py": "a3\n"})
+    repo.git("mv", "other/x.md", "docs/x.md")
+    repo.commit("2022-01-01T00:00:00Z")
+    for n in range(3):
+        repo.commit(f"2023-0{n + 1}-01T00:00:00Z", {"src/a.py": f"a{n + 4}\n"})
+    pages = sorted((repo.root / "docs").glob("*.md"))
+    result = git_dates(pages)
+    for page in pages:
+        rel = page.relative_to(repo.root).as_posix()
+        assert iso(result.get(page)) == reference_date(repo.root, rel), rel
+    assert iso(result.get(repo.root / "docs/x.md")) == "2020-01-01T00:00:00+00:00"
+    assert iso(result.get(repo.root / "docs/p3.md")) == "2020-02-01T00:00:00+00:00"
+    assert iso(result.get(repo.root / "docs/p4.md")) == "2020-01-01T00:00:00+00:00"
+    assert result.git_calls == 7 and not result.warnings  # rev-parse, ls-files, status,
+    # diff-tree (the adds), a log over docs/, one over docs/ + doc + other (71 old names
+    # are named by their folders), and the whole log below x.md's move into other/

@@ -68,8 +68,8 @@ def walk(spec: WalkSpec, revs: list[str], start: dict[str, Group], ask: Asker) -
                           "--diff-merges=first-parent", *revs, *limit])
     prefixes = tuple(r for r in spec.ignored if len(r) < 40)  # abbreviated ids
     try:
-        for commit, parents, when, changes in commits_waited_at(main, out.waiting,
-                                                                 revs[0] if spec.paths else None):
+        for commit, parents, when, changes in commits_waited_at(
+                main, out.waiting, revs[0] if spec.paths and len(revs) == 1 else None):
             group = out.waiting.pop(commit)
             ignored = commit in spec.ignored or commit.startswith(prefixes)
             try:
