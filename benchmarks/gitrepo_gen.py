@@ -137,7 +137,7 @@ def _page_body(rng: random.Random, c: int) -> str:
         parts.append(" ".join(rng.choice(words) for _ in range(60)) + ".\n\n")
         parts.append("".join(f"- item {i}: {rng.choice(words)} {rng.choice(words)}\n"
                              for i in range(4)))
-        parts.append("\n```python\ndef f(x):\n    return x * %d\n```\n\n" % section)
+        parts.append(f"\n```python\ndef f(x):\n    return x * {section}\n```\n\n")
         parts.append("| name | value |\n|---|---|\n" +
                      "".join(f"| {rng.choice(words)} | {i} |\n" for i in range(3)))
     return "".join(parts)

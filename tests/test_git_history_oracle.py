@@ -4,8 +4,9 @@ Each example builds a repository of 30 to 80 commits with branches and merges
 (clean, conflicting, evil and octopus), edits, pure renames and renames with edits (across
 folders, into and out of docs/), deletions and re-additions, reverts to earlier
 content, ignored mechanical commits, odd file names, and code churn: commits that
-touch only code, code files added and deleted, files moved into and out of docs/. Every tracked file's date
-from one ``git_dates`` call must equal ``gitref.reference_date``.
+touch only code, code files added and deleted, files moved into and out of docs/.
+Every tracked file's date from one ``git_dates`` call must equal
+``gitref.reference_date``.
 """
 
 from __future__ import annotations

@@ -460,7 +460,8 @@ def test_pages_moved_in_from_elsewhere_more_than_once_keep_their_first_date(repo
     its way in (the rest of its chain walks the whole repository). Code-only commits
     all along, so the logs are limited."""
     repo.commit("2020-01-01T00:00:00Z", {f"doc/p{i}.md": _lines(f"p{i}") for i in range(70)}
-                | {"blog/x.md": _lines("x"), "src/a.py": "a\n"})
+                | {"blog/x.md": _lines("x"), "src/a.py": "a\n"}
+                | {f"src/m{i}.py": f"m{i}\n" for i in range(60)})
     repo.commit("2020-02-01T00:00:00Z", {"doc/p3.md": _lines("p3, edited")})
     (repo.root / "other").mkdir()
     repo.git("mv", "blog/x.md", "other/x.md")

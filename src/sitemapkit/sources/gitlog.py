@@ -8,6 +8,7 @@ import functools
 import os
 import re
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from typing import IO
 
 Group = dict[str, list[str]]  # path as named at the waiting commit -> targets
 Changes = dict[str, tuple[str, str | None]]  # path -> (status, old path)
+_FS = (sys.getfilesystemencoding(), sys.getfilesystemencodeerrors())  # os.fsdecode's
 MIN_GIT = (2, 31)  # ``log --diff-merges=first-parent`` came with git 2.31
 _VERSION = re.compile(r"git version (\d+)\.(\d+)")
 
@@ -106,7 +108,7 @@ def _tokens(stream: Iterable[bytes]) -> Iterator[bytes]:
         yield rest
 
 
-Raw = dict[str, tuple[str, str]]  # path -> (status, object id after the commit)
+Raw = dict[str, tuple[str, bytes]]  # path -> (status, object id after the commit)
 _Commit = tuple[str, list[str], str, Raw]
 
 
@@ -139,8 +141,8 @@ def commits_waited_at(stream: Stream, waiting: dict[str, Group],
             continue
         path = next(tokens)  # ":mode mode old-id new-id status", then the path
         if header is not None:
-            fields = token.decode().split(" ")
-            changes[os.fsdecode(path)] = (fields[4], fields[3])
+            _, blob, status = token.rsplit(b" ", 2)
+            changes[path.decode(*_FS)] = (status.decode(), blob)
     if header is not None:
         yield (*header, changes)
 

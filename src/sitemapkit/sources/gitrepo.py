@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 CACHE_VERSION = 2
 ROUNDS = 2  # limited walks before the rest walks the whole repository
 SPECS = 64  # most pathspec entries a limited walk names
+WHOLE = 20  # walk the whole repository when under 1 in WHOLE tracked files is outside
 
 
 class Repo:
@@ -79,7 +80,7 @@ class Repo:
         self.out.git_calls += 1  # status runs beside the log pass, on the other core
         try:
             dated, shallow, failed = self._dates(head, [r for r in rel.values() if r in tracked],
-                                                 boundary)
+                                                 boundary, tracked)
         finally:
             out, error = status.finish()
             self.out.git_calls += self.ask.calls
@@ -114,7 +115,7 @@ class Repo:
         digest = hashlib.sha1(str(self.root).encode()).hexdigest()[:16]
         return Path(self.opts.cache_dir) / f"gitdates-{digest}.json"
 
-    def _dates(self, head: str, targets: list[str], boundary: set[str]
+    def _dates(self, head: str, targets: list[str], boundary: set[str], tracked: set[str]
                ) -> tuple[dict[str, str], set[str], set[str]]:
         """(dates, shallow, failed): targets -> ISO dates; never caches a failed pass."""
         ignored = ignored_commits(self.ask, self.root, self.opts, self.out)
@@ -131,8 +132,8 @@ class Repo:
             todo = [t for t in targets if t not in cached]
         elif isinstance(cached, dict) and isinstance(old.get("head"), str):
             todo = self._incremental(spec, str(old["head"]), head, todo, cached, dates)
-        walked = self._walk(spec, head, {head: {t: [t] for t in todo}}, _pathspec(todo)) \
-            if todo else None
+        walked = self._walk(spec, head, {head: {t: [t] for t in todo}},
+                            _pathspec(todo, tracked)) if todo else None
         if walked is not None:
             dates.update(walked.dates)
         clean = walked is None or not walked.error
@@ -243,14 +244,17 @@ def _common_dir(paths: list[str]) -> str:
     return "/".join(common) or "."
 
 
-def _pathspec(paths: list[str]) -> tuple[str, ...]:
+def _pathspec(paths: list[str], tracked: set[str]) -> tuple[str, ...]:
     """The log's pathspec for the targets: their deepest common folder, else their
-    top-level names; () (the whole repository) when that would name too many."""
+    top-level names. () (the whole repository) when that would name too many, or when
+    it leaves out almost nothing: then limiting saves nothing and costs git the match."""
     common = _common_dir(paths)
-    if common != ".":
-        return (common,)
-    top = sorted({p.split("/", 1)[0] for p in paths})
-    return tuple(top) if len(top) <= SPECS else ()
+    spec = (common,) if common != "." else tuple(sorted({p.split("/", 1)[0] for p in paths}))
+    if len(spec) > SPECS:
+        return ()
+    prefixes = tuple(p + "/" for p in spec)
+    outside = sum(1 for t in tracked if not t.startswith(prefixes) and t not in spec)
+    return spec if outside * WHOLE > len(tracked) else ()
 
 
 def _widen(paths: tuple[str, ...], more: list[str]) -> tuple[str, ...]:

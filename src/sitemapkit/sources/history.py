@@ -141,7 +141,8 @@ def _merge(out: WalkResult, group: Group, parents: list[str], changes: Raw, ask:
     """A merge: unchanged against the first parent -> follow it; a blob no parent holds
     -> the merge made it; else the first other parent holding the same blob, the one
     ``git log -- path`` follows."""
-    sources = {path: next((p for p in parents[1:] if ask.blob(p, path) == blob), None)
+    sources = {path: next((p for p in parents[1:] if ask.blob(p, path) == blob.decode()),
+                          None)
                for path, (status, blob) in changes.items()
                if path in group and status != "D"}  # D: a rename's old path, as _single
     other: dict[str, Group] = {}
