@@ -115,7 +115,8 @@ def _single(out: WalkResult, spec: WalkSpec, group: Group, parents: list[str],
     for path, (status, _) in changes.items():
         if path in group:
             old: str | None = None
-            if status == "A" and spec.renames:
+            # An add may be a rename from anywhere; a true root commit renames nothing.
+            if status == "A" and spec.renames and (parents or spec.paths):
                 status, old = ask.renames(commit).get(path, ("A", None))
             steps.append((path, decide(status, old, ignored)))
     moved: Group = {}
@@ -141,8 +142,7 @@ def _merge(out: WalkResult, group: Group, parents: list[str], changes: Raw, ask:
     """A merge: unchanged against the first parent -> follow it; a blob no parent holds
     -> the merge made it; else the first other parent holding the same blob, the one
     ``git log -- path`` follows."""
-    sources = {path: next((p for p in parents[1:] if ask.blob(p, path) == blob.decode()),
-                          None)
+    sources = {path: next((p for p in parents[1:] if _same(ask.blob(p, path), blob)), None)
                for path, (status, blob) in changes.items()
                if path in group and status != "D"}  # D: a rename's old path, as _single
     other: dict[str, Group] = {}
@@ -156,6 +156,10 @@ def _merge(out: WalkResult, group: Group, parents: list[str], changes: Raw, ask:
         arrive(out.waiting, parents[0], group)
     for source, moved in other.items():
         arrive(out.waiting, source, moved)
+
+
+def _same(full: str | None, blob: bytes) -> bool:
+    return full is not None and full.encode() == blob
 
 
 def _join(into: Group, more: Group) -> None:
