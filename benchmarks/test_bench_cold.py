@@ -5,8 +5,9 @@ and the cold overhead of whole ``mkdocs build`` and ``sphinx-build`` runs.
 The repository is generated (``gitrepo_gen.make_code_heavy_repo``): 12,000 commits, 4
 in 5 touching only code, pull-request merges, renames, a mass move and a file moved in
 from outside docs/, 1,000 pages. Scale with SITEMAPKIT_BENCH_COMMITS and
-SITEMAPKIT_BENCH_COLD_PAGES. CPU is user + system of this process and its children,
-best of the rounds; the configurations run round-robin. Nothing here asserts a timing.
+SITEMAPKIT_BENCH_COLD_PAGES (rounds: SITEMAPKIT_BENCH_COLD_ROUNDS). CPU is user +
+system of this process and its children, best of the rounds; the configurations run
+round-robin. Nothing here asserts a timing.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from sitemapkit.gitdates import GitOptions, git_dates
 
 COMMITS = int(os.environ.get("SITEMAPKIT_BENCH_COMMITS", "12000"))
 PAGES = int(os.environ.get("SITEMAPKIT_BENCH_COLD_PAGES", "1000"))
-ROUNDS = 5
+ROUNDS = int(os.environ.get("SITEMAPKIT_BENCH_COLD_ROUNDS", "5"))
 
 
 def _cpu() -> float:
