@@ -485,3 +485,22 @@ def test_pages_moved_in_from_elsewhere_more_than_once_keep_their_first_date(repo
     assert result.git_calls == 7 and not result.warnings  # rev-parse, ls-files, status,
     # diff-tree (the adds), a log over docs/, one over docs/ + doc + other (71 old names
     # are named by their folders), and the whole log below x.md's move into other/
+
+
+def test_a_merge_settles_a_name_with_a_newline_like_any_other(repo):
+    """The blob check at a merge is line-based for every other name: a page whose name
+    holds a newline is asked alone, and still takes the side branch's date."""
+    odd = "docs/two\nlines.md"
+    repo.commit("2024-01-01T00:00:00Z", {odd: _lines("odd"), "docs/plain.md": _lines("p")})
+    repo.git("checkout", "-q", "-b", "side")
+    repo.commit("2024-02-01T00:00:00Z", {odd: _lines("odd, edited on the side")})
+    repo.git("checkout", "-q", "main")
+    repo.commit("2024-03-01T00:00:00Z", {"docs/plain.md": _lines("p, edited on main")})
+    repo.git("merge", "-q", "--no-ff", "side", "-m", "merge",
+             env={"GIT_COMMITTER_DATE": "2024-04-01T00:00:00Z",
+                  "GIT_AUTHOR_DATE": "2024-04-01T00:00:00Z"})
+    page = repo.root / odd
+    result = git_dates([page, repo.root / "docs/plain.md"])
+    assert iso(result.get(page)) == "2024-02-01T00:00:00+00:00" == \
+        reference_date(repo.root, odd)
+    assert not result.warnings

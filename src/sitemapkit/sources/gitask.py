@@ -122,6 +122,9 @@ class Asker:
                                               f"{commit}:{path}"),
                                   cwd=self.root, capture_output=True, check=False)
             self.calls += 1
+            words = done.stderr.decode(errors="replace").strip().splitlines()
+            if done.returncode != 0 and words:  # -q: a missing path says nothing
+                raise GitFailed(f"git rev-parse failed: {words[-1]}")
             return done.stdout.decode().strip() or None
         found, _, kind = self.name(f"{commit}:{path}").partition(" ")
         return found if kind in ("blob", "commit", "tree") else None  # commit: a submodule
