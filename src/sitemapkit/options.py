@@ -161,6 +161,9 @@ OPTIONS: tuple[Option, ...] = (
        section="publish"),
     _o("drop_unsourced", False, "leave out pages with no source file (taxonomies, archives); "
        "by default they are listed without lastmod", (SITE,)),
+    _o("report", None, "JSON Lines file naming every URL the generator's own sitemap listed "
+       "that is left out (with its reason) and every page listed that it did not", (SITE,),
+       str, NONE, metavar="FILE", section="publish"),
 )
 
 INDEXNOW_OPTIONS: tuple[Option, ...] = (  # keys of `indexnow`; flags of `sitemapkit write`

@@ -56,11 +56,13 @@ def newest(dates: GitDates, source: str, parts: Iterable[str]) -> datetime | Non
 
 def publish_pages(rows: list[PageRow], dates: GitDates, kind: str, out_dir: str | Path,
                   base: str, writer: WriterOptions, settings: PublishSettings,
-                  started: float) -> Outcome:
-    """The docs hosts' path: date the rows, write, publish, and say so in one line."""
+                  started: float, live: Callable[[], list[str]] | None = None) -> Outcome:
+    """The docs hosts' path: date the rows, write, publish, and say so in one line.
+    ``live`` runs once the new set is live, before validation (``site`` removes the
+    generator's language-folder sitemaps there); it returns notes."""
     entries = entries_from_rows(rows, dates, kind)
     outcome = publish(entries, out_dir, base, writer, settings,
-                      lambda position: rows[position - 1].label)
+                      lambda position: rows[position - 1].label, live)
     dated = sum(e.lastmod is not None for e in entries)
     outcome.infos.insert(0, summary_line(outcome.result, dated, started))
     return outcome
@@ -68,7 +70,8 @@ def publish_pages(rows: list[PageRow], dates: GitDates, kind: str, out_dir: str 
 
 def publish(entries: Iterable[object] | LineSource, out_dir: str | Path, base: str,
             writer: WriterOptions, settings: PublishSettings,
-            where: Callable[[int], str | None]) -> Outcome:
+            where: Callable[[int], str | None],
+            live: Callable[[], list[str]] | None = None) -> Outcome:
     """Write the sitemaps, then robots.txt, validation and notifications."""
     try:
         result = write_sitemaps(entries, out_dir, base, options=writer)
@@ -79,11 +82,12 @@ def publish(entries: Iterable[object] | LineSource, out_dir: str | Path, base: s
         raise
     except OSError as exc:
         raise OutputError(f"writing {out_dir} failed: {exc}") from exc
-    return publish_result(result, out_dir, base, settings)
+    return publish_result(result, out_dir, base, settings, live)
 
 
 def publish_result(result: WriteResult, out_dir: str | Path, base: str,
-                   settings: PublishSettings) -> Outcome:
+                   settings: PublishSettings,
+                   live: Callable[[], list[str]] | None = None) -> Outcome:
     """After a set is live (from ``write_sitemaps`` or a partition commit): robots.txt,
     validation and notifications."""
     outcome = Outcome(result, warnings=list(result.warnings))
@@ -93,6 +97,7 @@ def publish_result(result: WriteResult, out_dir: str | Path, base: str,
         outcome.warnings.append(f"{count(result.duplicate_count, 'duplicate URL')} written "
                                 f"once{example}")
     try:
+        outcome.infos += live() if live is not None else []
         _after_write(result, Path(out_dir), base, settings, outcome)
     except (SitemapkitError, OSError) as exc:
         raise PublishError(f"the sitemaps are written, but {exc}") from exc

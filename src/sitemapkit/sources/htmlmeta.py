@@ -1,68 +1,73 @@
 """What a rendered page says about itself, read from its ``<head>`` only: robots
-noindex, a meta refresh (a redirect stub), its canonical URL. Used by every host and
-by the validator's built-page check."""
+noindex, a meta refresh (a redirect stub), its canonical URL, hreflang alternates and
+generator. Used by every host and by the validator's built-page check."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import quote, unquote, urljoin, urlsplit
 
-_META = re.compile(r"<meta\b[^>]*>", re.IGNORECASE)
-_LINK = re.compile(r"<link\b[^>]*>", re.IGNORECASE)
-_ATTR = re.compile(r"""([a-zA-Z:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""")
+from .htmltags import attributes, raw_tags, tokens
+
 _HEAD_END = re.compile(r"</head\s*>", re.IGNORECASE)
-
-
-def _attrs(tag: str) -> dict[str, str]:
-    return {m[1].lower(): m[2] if m[2] is not None else m[3] if m[3] is not None else m[4]
-            for m in _ATTR.finditer(tag)}
+_NEEDLES = ("canonical", "robots", "googlebot", "refresh", "hreflang", "generator")
+_HEAD_TAGS = frozenset({"meta", "link"})
 
 
 @dataclass(frozen=True)
 class HtmlSignals:
     """What a rendered page says about itself: robots noindex, a meta refresh (a
-    redirect stub, not a page) and its canonical URL."""
+    redirect stub, not a page), its canonical URL, its hreflang alternates and the
+    generator that wrote it."""
 
     noindex: bool = False
     canonical: str | None = None
     redirect: bool = False
+    alternates: tuple[tuple[str, str], ...] = ()  # (hreflang, href) as written
+    generator: str | None = None
 
 
 def html_signals(html: str) -> HtmlSignals:
-    """Scan only the <head> (fast, and body text cannot trigger it)."""
+    """Scan only the <head> (fast, and body text cannot trigger it); the tags are read
+    by ``htmltags``, so unquoted attributes, case and entities are handled."""
     end = _HEAD_END.search(html)
     head = html[: end.start()] if end else html[:65536]
-    lowered_head = head.lower()
-    noindex = redirect = False
-    if "robots" in lowered_head or "googlebot" in lowered_head or "refresh" in lowered_head:
-        noindex, redirect = _meta_signals(head)
-    canonical = None
-    if "canonical" in lowered_head:  # most heads have no robots meta, many no canonical
-        for tag in _LINK.findall(head):
-            if "canonical" not in tag.lower():
-                continue
-            a = _attrs(tag)
-            if "canonical" in a.get("rel", "").lower().split() and a.get("href"):
-                canonical = a["href"]
-    return HtmlSignals(noindex, canonical, redirect)
+    lowered = head.lower()
+    if not any(needle in lowered for needle in _NEEDLES):
+        return HtmlSignals()  # most heads of most sites: nothing to parse
+    return signals_from_tags((name, attributes(raw))  # no stylesheets, icons, og: tags
+                             for name, raw, _ in raw_tags(head, _HEAD_TAGS, _NEEDLES))
 
 
-def _meta_signals(head: str) -> tuple[bool, bool]:
-    """(noindex, redirect) from the robots/googlebot and refresh meta tags."""
+def signals_from_tags(tags: Iterable[tuple[str, dict[str, str]]]) -> HtmlSignals:
+    """The signals from a head's ``link`` and ``meta`` tags (name, attributes), in order:
+    the last canonical, any robots or googlebot noindex, a refresh with a URL, every
+    hreflang alternate, the first generator."""
     noindex = redirect = False
-    for tag in _META.findall(head):
-        lowered = tag.lower()
-        if "robots" not in lowered and "googlebot" not in lowered and "refresh" not in lowered:
-            continue  # most meta tags: skip the attribute parse
-        a = _attrs(tag)
-        if a.get("name", "").lower() in ("robots", "googlebot") and \
-                "noindex" in a.get("content", "").lower().replace(" ", "").split(","):
+    canonical = generator = None
+    alternates: list[tuple[str, str]] = []
+    for name, a in tags:
+        if name == "link":
+            rel, href = tokens(a.get("rel", "")), a.get("href", "").strip()
+            if "canonical" in rel and href:
+                canonical = href  # the last: a page's override follows the theme's
+            elif "alternate" in rel and href and a.get("hreflang"):
+                alternates.append((a["hreflang"].strip(), href))
+            continue
+        if name != "meta":
+            continue
+        meta, content = a.get("name", "").lower(), a.get("content", "")
+        if meta in ("robots", "googlebot") and \
+                "noindex" in content.lower().replace(" ", "").split(","):
             noindex = True
-        if a.get("http-equiv", "").lower() == "refresh" and "url=" in \
-                a.get("content", "").lower().replace(" ", ""):
+        elif meta == "generator" and generator is None:
+            generator = content.strip()
+        if a.get("http-equiv", "").lower() == "refresh" and \
+                "url=" in content.lower().replace(" ", ""):
             redirect = True
-    return noindex, redirect
+    return HtmlSignals(noindex, canonical, redirect, tuple(alternates), generator)
 
 
 def same_url(a: str, b: str) -> bool:

@@ -1,11 +1,12 @@
 """A built site's pages, read from its output directory: every ``.html`` file that is
 a page, with its URL, read only up to ``</head>``.
 
-Left out, and counted by kind: redirect stubs (a meta refresh), noindex pages, pages
-whose canonical URL points elsewhere, 404 pages, files under asset folders, and HTML
-fragments (no ``<html>`` or ``<head>``). A page's URL is its own canonical when it has
-one on this site (``X/`` and ``X/index.html`` are one URL); otherwise ``X/index.html``
-becomes ``X/``.
+A page is left out only for what it says or is: a redirect stub (a meta refresh), a
+noindex page, a page whose canonical URL points elsewhere, a 404 page (``404.html``,
+or ``404/index.html`` at the top), an HTML fragment (no ``<html>`` or ``<head>``).
+Never for the name of a folder on its path. A page and its canonical are one page
+when they differ only by a trailing slash, ``index.html`` or Sphinx's ``…/index/``;
+the canonical form is listed (except ``…/index/``, which servers do not serve).
 """
 
 from __future__ import annotations
@@ -16,31 +17,51 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote, urljoin, urlsplit
 
-from ..errors import InputError, UsageError
-from .htmlmeta import HtmlSignals, html_signals, same_url
+from ...errors import InputError, UsageError
+from ..htmlmeta import HtmlSignals, html_signals, url_identity
 
-ASSET_DIRS = frozenset({"assets", "static", "_static", "_images", "_downloads", "_sources",
-                        "css", "js", "fonts", "img", "images", "search", "node_modules"})
 HEAD_CHUNK = 1 << 13  # most heads end in the first 8 KiB
 HEAD_LIMIT = 1 << 20  # a <head> longer than this is read no further
 _HEAD_END = re.compile(rb"</head\s*>", re.IGNORECASE)
 _DOCUMENT = re.compile(rb"<html[\s>]|<head[\s>]", re.IGNORECASE)
 _PLAIN = re.compile(r"[A-Za-z0-9._~/-]*")  # a path that percent-encoding leaves as it is
-LEFT_OUT = ("redirect stubs", "noindex pages", "pages with a canonical URL pointing elsewhere",
-            "404 pages", "files under asset folders", "HTML fragments")
+REDIRECT, NOINDEX, ELSEWHERE, NOT_FOUND, FRAGMENT = (
+    "redirect stubs", "noindex pages", "pages with a canonical URL pointing elsewhere",
+    "404 pages", "HTML fragments")
+LEFT_OUT = (REDIRECT, NOINDEX, ELSEWHERE, NOT_FOUND, FRAGMENT)
+SINGULAR = {REDIRECT: "redirect stub", NOINDEX: "noindex page", NOT_FOUND: "404 page",
+            ELSEWHERE: "page with a canonical URL pointing elsewhere",
+            FRAGMENT: "HTML fragment"}
 
 
 @dataclass(frozen=True)
 class BuiltPage:
     path: str  # relative to the output directory, with '/'
     url: str
+    signals: HtmlSignals = HtmlSignals()
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    path: str
+    url: str
+    reason: str  # one of LEFT_OUT
+    detail: str = ""  # the canonical it points to, the refresh target
 
 
 @dataclass
 class Scan:
     pages: list[BuiltPage] = field(default_factory=list)
-    left_out: dict[str, int] = field(default_factory=lambda: dict.fromkeys(LEFT_OUT, 0))
+    left: list[LeftOut] = field(default_factory=list)
     other_base: list[tuple[str, str]] = field(default_factory=list)  # (page, its canonical)
+    generators: dict[str, int] = field(default_factory=dict)  # generator meta -> pages
+
+    @property
+    def left_out(self) -> dict[str, int]:
+        counts = dict.fromkeys(LEFT_OUT, 0)
+        for item in self.left:
+            counts[item.reason] += 1
+        return counts
 
 
 def scan(out_dir: Path, base: str) -> Scan:
@@ -50,27 +71,34 @@ def scan(out_dir: Path, base: str) -> Scan:
                          "directory, e.g. site/ or public/)")
     result = Scan()
     root = os.fspath(out_dir)
-    for rel in sorted(_html_files(root, result)):
+    for rel in sorted(_html_files(root)):
         head = read_head(root + "/" + rel)
-        if not _DOCUMENT.search(head):
-            result.left_out["HTML fragments"] += 1
-            continue
         path = _page_path(rel)
         page_url = base + (path if _PLAIN.fullmatch(path) else quote(path))
-        reason, url = _classify(rel, html_signals(head.decode("utf-8", "replace")), page_url,
-                                base, result)
+        if not _DOCUMENT.search(head):
+            result.left.append(LeftOut(rel, page_url, FRAGMENT))
+            continue
+        signals = html_signals(head.decode("utf-8", "replace"))
+        if signals.generator:
+            name = signals.generator.split()[0].lower() if signals.generator.split() else ""
+            result.generators[name] = result.generators.get(name, 0) + 1
+        reason, url = _classify(rel, signals, page_url, base, result)
         if reason:
-            result.left_out[reason] += 1
+            result.left.append(LeftOut(rel, page_url, reason, _detail(reason, signals)))
         else:
-            result.pages.append(BuiltPage(rel, url))
-    if not result.pages and not any(result.left_out.values()):
+            result.pages.append(BuiltPage(rel, url, signals))
+    if not result.pages and not result.left:
         raise UsageError(f"{out_dir} holds no HTML pages; build the site first")
     return result
 
 
-def _html_files(root: str, result: Scan) -> list[str]:
-    """Relative paths of the .html files, asset folders and hidden ones skipped (one
-    ``scandir`` per directory, no per-file stat)."""
+def _detail(reason: str, signals: HtmlSignals) -> str:
+    return signals.canonical or "" if reason == ELSEWHERE else ""
+
+
+def _html_files(root: str) -> list[str]:
+    """Relative paths of the .html files; hidden folders skipped (one ``scandir`` per
+    directory, no per-file stat). A folder with no pages simply yields none."""
     found: list[str] = []
     stack = [""]
     while stack:
@@ -84,20 +112,11 @@ def _html_files(root: str, result: Scan) -> list[str]:
             name = entry.name
             rel = rel_dir + "/" + name if rel_dir else name
             if entry.is_dir():
-                if name.startswith("."):
-                    continue
-                if name in ASSET_DIRS:
-                    result.left_out["files under asset folders"] += _count_html(entry.path)
-                    continue
-                stack.append(rel)
+                if not name.startswith("."):
+                    stack.append(rel)
             elif name.endswith((".html", ".htm")):
                 found.append(rel)
     return found
-
-
-def _count_html(directory: str) -> int:
-    return sum(name.endswith((".html", ".htm")) for _, _, files in os.walk(directory)
-               for name in files)
 
 
 def read_head(path: str | os.PathLike[str]) -> bytes:
@@ -130,26 +149,51 @@ def _page_path(rel: str) -> str:
     return rel
 
 
+def is_404(rel: str) -> bool:
+    """The generator's not-found page: ``404.html`` anywhere (servers look for it by
+    that name, per language too), or ``404/index.html`` at the top."""
+    return rel.rsplit("/", 1)[-1] in ("404.html", "404.htm") or rel == "404/index.html"
+
+
 def _classify(rel: str, signals: HtmlSignals, page_url: str, base: str,
               result: Scan) -> tuple[str | None, str]:
     """(why the page is left out, a LEFT_OUT kind, or None; its URL)."""
     if signals.redirect:
-        return "redirect stubs", page_url
-    if rel.rsplit("/", 1)[-1] == "404.html" or rel == "404/index.html" or \
-            rel.endswith("/404/index.html"):
-        return "404 pages", page_url
+        return REDIRECT, page_url
+    if is_404(rel):
+        return NOT_FOUND, page_url
     if signals.noindex:
-        return "noindex pages", page_url
+        return NOINDEX, page_url
     if not signals.canonical or signals.canonical == page_url:
         return None, page_url
     canonical = urljoin(page_url, signals.canonical).split("#", 1)[0]
-    if same_url(canonical, page_url) or same_url(canonical, page_url + "index.html") or \
-            same_url(canonical + "index.html", page_url):
-        return None, canonical if canonical.startswith(base) else page_url
+    if same_page(canonical, page_url):
+        keep = canonical.startswith(base) and not _sphinx_index(canonical)
+        return None, canonical if keep else page_url
     if not canonical.startswith(base) and _same_path(canonical, page_url, base):
         result.other_base.append((rel, canonical))  # the base URL is what disagrees
         return None, page_url
-    return "pages with a canonical URL pointing elsewhere", page_url
+    return ELSEWHERE, page_url
+
+
+def page_identity(url: str) -> tuple[str, str, str, str]:
+    """``url_identity`` with the forms servers serve as one page folded together:
+    ``X``, ``X/``, ``X/index.html`` and Sphinx dirhtml's ``X/index/``."""
+    scheme, host, path, query = url_identity(url)
+    if path.endswith("/index.html"):
+        path = path[: -len("index.html")]
+    path = path.rstrip("/")
+    if path.endswith("/index"):
+        path = path[: -len("/index")]
+    return scheme, host, path, query
+
+
+def same_page(a: str, b: str) -> bool:
+    return page_identity(a) == page_identity(b)
+
+
+def _sphinx_index(url: str) -> bool:
+    return urlsplit(url).path.rstrip("/").endswith("/index") and url.endswith("/")
 
 
 def _same_path(canonical: str, page_url: str, base: str) -> bool:

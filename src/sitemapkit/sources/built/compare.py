@@ -1,0 +1,119 @@
+"""What the replacement does against the generator's own sitemaps: every URL they
+listed that sitemapkit leaves out, with its reason, and every page listed that they
+did not. Written to the ``report`` file as JSON Lines, summed up on the terminal."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from ..._display import count
+from ...errors import OutputError
+from .floor import OldSitemap
+from .scan import SINGULAR, Scan, page_identity
+
+NOT_IN_OUTPUT = "no page in the output at this URL"
+OTHER_BASE = "outside the base URL"
+SIGNALS = frozenset(SINGULAR)  # a page that says it is not a page: not worse
+
+
+@dataclass(frozen=True)
+class Difference:
+    url: str
+    change: str  # "left out" (the generator listed it), "added" (it did not), or
+    # "undated" (listed by both; the generator gave a lastmod, sitemapkit has none)
+    reason: str
+    page: str = ""  # its file in the output
+    detail: str = ""  # the canonical it points to
+
+
+def differences(old: OldSitemap, listed: dict[str, str], found: Scan, base: str,
+                unlisted: dict[str, tuple[str, str]], undated: set[str]) -> list[Difference]:
+    """``listed``: URL -> output path of each page written; ``unlisted``: page URL ->
+    (output path, reason) for pages the scan kept that the options left out
+    (``exclude``, ``drop_unsourced``); ``undated``: URLs written without lastmod."""
+    ours = {page_identity(url) for url in listed}
+    why = {page_identity(item.url): (item.path, item.reason, item.detail) for item in found.left}
+    why.update({page_identity(url): (path, reason, "") for url, (path, reason) in
+                unlisted.items()})
+    result = []
+    for loc in sorted(old.locs):
+        key = page_identity(loc)
+        if key in ours:
+            continue
+        path, reason, detail = why.get(key, ("", OTHER_BASE if not loc.startswith(base)
+                                             else NOT_IN_OUTPUT, ""))
+        result.append(Difference(loc, "left out", reason, path, detail))
+    theirs = {page_identity(loc): dated for loc, dated in old.locs.items()}
+    for url, path in listed.items():
+        key = page_identity(url)
+        if key not in theirs:
+            result.append(Difference(url, "added", "not in the generator's sitemap", path))
+        elif theirs[key] and url in undated:
+            result.append(Difference(url, "undated", "no source file found, so no lastmod; "
+                                     "the generator's sitemap gave one", path))
+    return result
+
+
+def summary(found: list[Difference], old: OldSitemap, generator: str, listed: int,
+            report: str | None) -> tuple[list[str], list[str]]:
+    """(notes, warnings). Fewer URLs than the generator listed, for reasons other than
+    a page's own signals or the user's ``exclude``, is a warning; so is any URL it gave
+    a lastmod that goes out without one."""
+    notes: list[str] = []
+    warnings: list[str] = []
+    owner = possessive(generator)
+    left = [d for d in found if d.change == "left out"]
+    added = [d for d in found if d.change == "added"]
+    where = f"; every one in {report}" if report else "; --report FILE lists every one"
+    if left:
+        by_reason = Counter(d.reason for d in left)
+        parts = ", ".join(f"{n:,} {_label(reason, n)} (e.g. {_example(left, reason)})"
+                          for reason, n in by_reason.most_common())
+        text = f"{len(left):,} of the {len(old.locs):,} URLs {owner} {old.name} listed are left " \
+               f"out: {parts}{where}"
+        worse = [d for d in left if d.reason not in SIGNALS and d.reason != "excluded"]
+        (warnings if worse else notes).append(text)
+    if added:
+        verb = "is" if len(added) == 1 else "are"
+        warnings.append(f"{count(len(added), 'page')} in the output {verb} not in {owner} "
+                        f"{old.name}, e.g. {added[0].page}: stale files from an earlier "
+                        f"build? (they are listed; build into a clean directory to drop "
+                        f"them){where}")
+    undated = [d for d in found if d.change == "undated"]
+    if undated:
+        warnings.append(f"{count(len(undated), 'URL')} that {owner} {old.name} gave a lastmod "
+                        f"go out without one, e.g. {undated[0].page}: no source file was found "
+                        f"for them (give --source, or --map){where}")
+    if listed < len(old.locs) and not warnings:
+        notes.append(f"{listed:,} URLs written where {owner} {old.name} listed {len(old.locs):,}, "
+                     "each left out for its page's own signal or your exclude")
+    return notes, warnings
+
+
+def possessive(name: str) -> str:
+    return name + ("'" if name.endswith("s") else "'s")
+
+
+def _label(reason: str, n: int) -> str:
+    return SINGULAR.get(reason, reason) if n == 1 and reason in SINGULAR else reason
+
+
+def _example(left: list[Difference], reason: str) -> str:
+    return next(d.page or d.url for d in left if d.reason == reason)
+
+
+def write_report(path: str | os.PathLike[str], found: list[Difference]) -> None:
+    """JSON Lines, one object per difference; written whole, then renamed in."""
+    target = Path(path)
+    temporary = target.with_name(target.name + ".tmp")
+    try:
+        with open(temporary, "w", encoding="utf-8") as fh:
+            for difference in found:
+                fh.write(json.dumps(asdict(difference), ensure_ascii=False) + "\n")
+        os.replace(temporary, target)
+    except OSError as exc:
+        raise OutputError(f"cannot write the report {path}: {exc.strerror or exc}") from None

@@ -1,0 +1,57 @@
+"""Docusaurus: the route metadata it writes at build time. Each docs page, blog post
+and Markdown page has a JSON file under ``.docusaurus/`` naming its ``permalink`` and
+its ``source`` (``@site/docs/intro.mdx``); React pages come from ``src/pages/X.js``
+or ``src/pages/X/index.js``. Blog lists, tags and category index pages have none."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from .family import Known, Layout, join, stem, url_key
+
+CONFIGS = ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs",
+           "docusaurus.config.mts", "docusaurus.config.cjs")
+PAGE_SUFFIXES = (".js", ".jsx", ".ts", ".tsx", ".md", ".mdx")
+
+
+def detect(source: Path, generator: str) -> Layout | None:
+    if not any((source / name).is_file() for name in CONFIGS):
+        return None
+    return Layout("Docusaurus", source, candidates,
+                  known=lambda built: route_metadata(source, built.base_path))
+
+
+def candidates(path: str) -> list[str]:
+    name, directory = stem(path)
+    names = [join("src/pages", name, "index")] if directory else []
+    if name:
+        names.insert(0, join("src/pages", name))
+    return [n + suffix for n in names for suffix in PAGE_SUFFIXES]
+
+
+def route_metadata(source: Path, base_path: str) -> dict[str, list[Known]]:
+    """URL key -> source, from every plugin's metadata files. ``base_path`` is the
+    path of the base URL (``/`` or Docusaurus' ``baseUrl``), which permalinks carry."""
+    found: dict[str, list[Known]] = {}
+    root = source / ".docusaurus"
+    for folder, _, files in os.walk(root):
+        for name in files:
+            if not name.endswith(".json") or name.startswith("__"):
+                continue
+            try:
+                with open(os.path.join(folder, name), "rb") as fh:
+                    data = json.load(fh)
+            except (OSError, ValueError):
+                continue
+            if not isinstance(data, dict):
+                continue
+            permalink, origin = data.get("permalink"), data.get("source")
+            if isinstance(permalink, str) and isinstance(origin, str) and \
+                    origin.startswith("@site/") and permalink.startswith(base_path):
+                key = url_key(permalink[len(base_path):])
+                known = Known(str(source / origin[len("@site/"):]))
+                if known not in found.get(key, []):
+                    found.setdefault(key, []).append(known)
+    return found

@@ -1,0 +1,159 @@
+"""What every generator family module provides: a ``Layout`` that says where the
+site's content lives, which source paths may have made an output page, and what the
+generator itself left behind that names each page's source (route metadata, a build
+environment, front matter). Shared helpers for reading configs and front matter."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ...errors import InputError
+
+LANGUAGE = re.compile(r"[a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*")  # a language-like folder name
+
+
+@dataclass(frozen=True)
+class Known:
+    """A page's source as the generator recorded it, with the other files it is made of."""
+
+    source: str  # absolute path
+    parts: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Built:
+    """What a family's ``known`` reads against: the output directory, the base URL's
+    path (permalinks carry it) and every page's ``url_key``."""
+
+    out: Path
+    base_path: str
+    keys: frozenset[str]
+
+
+def _none(path: str) -> list[str]:
+    return []
+
+
+@dataclass
+class Layout:
+    """A generator family and its content root. ``candidates`` lists, for an output path
+    relative to the site root, the source paths (relative to ``content``) that may have
+    made it, the generator's first choice first. ``known`` reads what the generator
+    recorded, keyed by ``url_key``; it wins over the candidates."""
+
+    family: str  # the generator's name as messages give it ("Hugo", "Zensical")
+    content: Path
+    candidates: Callable[[str], list[str]] = _none
+    generated: tuple[str, ...] = field(default=())  # output paths that never have a source
+    known: Callable[[Built], dict[str, list[Known]]] | None = None
+
+
+def url_key(path: str) -> str:
+    """An output path or URL path as one key: ``X/``, ``X/index.html``, ``X`` and
+    ``/X/`` are one page, as servers serve them."""
+    path = path.lstrip("/")
+    if path == "index.html" or path.endswith("/index.html"):
+        path = path[: -len("index.html")]
+    return path.rstrip("/")
+
+
+def stem(path: str) -> tuple[str, bool]:
+    """(X, True) for ``X/index.html`` or ``index.html`` (X ''), (X, False) for ``X.html``."""
+    if path == "index.html" or path.endswith("/index.html"):
+        return path[: -len("index.html")].rstrip("/"), True
+    return path.rsplit(".", 1)[0], False
+
+
+def join(*parts: str) -> str:
+    return "/".join(p.strip("/") for p in parts if p.strip("/"))
+
+
+_SCALAR = re.compile(r"""^([A-Za-z_][\w-]*)\s*[:=]\s*["']?([^"'#\n]*?)["']?\s*(?:#.*)?$""")
+_FRONT = re.compile(r"\A(?:\ufeff)?(---|\+\+\+)[ \t]*\r?\n(.*?)\r?\n\1[ \t]*(?:\r?\n|\Z)", re.S)
+
+
+def read_config(path: Path) -> dict[str, Any]:
+    """A config file as a mapping. TOML and YAML use tomllib and PyYAML when present
+    (the generators themselves bring PyYAML); without them, top-level ``key: value``
+    and ``key = value`` lines are read, which covers the keys used here."""
+    try:
+        text = path.read_text("utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        data = json.loads(text) if path.suffix == ".json" else _parser(path.suffix)(text)
+    except Exception as exc:  # each parser has its own error type
+        raise InputError(f"cannot read {path}: {exc}") from None
+    return data if isinstance(data, dict) else {}
+
+
+def front_matter(path: Path, keys: tuple[str, ...] = ()) -> dict[str, Any]:
+    """A content file's front matter (YAML ``---`` or TOML ``+++``); {} when it has
+    none or it cannot be read as a mapping (the generator would have failed on it).
+    With ``keys``, front matter that names none of them at a line start is not parsed
+    (a YAML parse per page would cost seconds on a 100,000-page site)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            head = fh.read(16384)
+    except OSError:
+        return {}
+    match = _FRONT.match(head)
+    if not match:
+        return {}
+    if keys and not re.search(rf"^\s*(?:{'|'.join(keys)})\s*[:=]", match[2], re.MULTILINE):
+        return {}
+    try:
+        data = _parser(".toml" if match[1] == "+++" else ".yml")(match[2])
+    except Exception:  # a page the generator built has readable front matter
+        data = _top_level(match[2])
+    return data if isinstance(data, dict) else {}
+
+
+def _parser(suffix: str) -> Callable[[str], Any]:
+    name = "tomllib" if suffix == ".toml" else "yaml"
+    try:
+        module: Any = importlib.import_module(name)
+    except ImportError:
+        return _top_level
+    if name == "tomllib":
+        return module.loads  # type: ignore[no-any-return]
+
+    class AnyTag(module.SafeLoader):  # type: ignore[misc]
+        """mkdocs.yml may carry !!python/name and !ENV tags: read them as None."""
+
+    AnyTag.add_multi_constructor("", lambda loader, suffix, node: None)
+    return lambda text: module.load(text, Loader=AnyTag)
+
+
+def _top_level(text: str) -> dict[str, str]:
+    found = {}
+    for line in text.splitlines():
+        match = _SCALAR.match(line)
+        if match:
+            found[match[1]] = match[2].strip()
+    return found
+
+
+def read_map(path: Path) -> dict[str, str]:
+    """``--map`` JSON Lines: {"url": page URL or path, "source": file} per line."""
+    found: dict[str, str] = {}
+    try:
+        lines = path.read_text("utf-8").splitlines()
+    except OSError as exc:
+        raise InputError(f"cannot read the map file {path}: {exc.strerror}") from None
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            found[str(row["url"])] = str(row["source"])
+        except (ValueError, KeyError, TypeError):
+            raise InputError(f"{path} line {number}: expected a JSON object with 'url' and "
+                             "'source'") from None
+    return found

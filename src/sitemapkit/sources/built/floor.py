@@ -1,0 +1,133 @@
+"""The generator's own sitemaps, read before they are replaced: the root one (or an
+index and its children) and those in language folders (``de/sitemap.xml``, as Zensical
+and i18n builds write them). Their URL set is the floor: every URL they listed that
+sitemapkit leaves out is named with its reason (``missing``)."""
+
+from __future__ import annotations
+
+import gzip
+import html
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote
+from xml.etree import ElementTree
+
+from ...protocol import SITEMAP_NS, XHTML_NS
+from .family import LANGUAGE
+
+_URL, _LOC, _LASTMOD = f"{{{SITEMAP_NS}}}url", f"{{{SITEMAP_NS}}}loc", f"{{{SITEMAP_NS}}}lastmod"
+_SITEMAP, _LINK = f"{{{SITEMAP_NS}}}sitemap", f"{{{XHTML_NS}}}link"
+_URL_TEXT = re.compile(rb"<url>(.*?)</url>", re.S)
+_LOC_TEXT = re.compile(rb"<loc>\s*([^<]*?)\s*</loc>")
+
+
+@dataclass
+class OldSitemap:
+    name: str
+    locs: dict[str, bool] = field(default_factory=dict)  # loc -> had a lastmod
+    alternates: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    children: list[Path] = field(default_factory=list)  # an index's files inside the site
+    languages: list[Path] = field(default_factory=list)  # language folders' sitemaps
+    ours: bool = False  # written by sitemapkit (an earlier run): nothing to compare with
+
+    @property
+    def dated(self) -> int:
+        return sum(self.locs.values())
+
+    def describe(self) -> str:
+        kind = f"an index of {len(self.children)} sitemaps" if self.children else "a sitemap"
+        dates = "no lastmod" if not self.dated else f"{self.dated:,} with lastmod"
+        more = f" and {len(self.languages)} in language folders" if self.languages else ""
+        return f"{self.name} ({kind}{more}, {len(self.locs):,} URLs, {dates})"
+
+
+def read_old(out_dir: Path, name: str, base: str) -> OldSitemap | None:
+    """The sitemaps at ``out_dir/name`` and ``out_dir/<language>/name``, following an
+    index into files under ``out_dir``. None when there is none; a file that cannot be
+    parsed is skipped (it is replaced all the same)."""
+    found = OldSitemap(name)
+    root = out_dir / name
+    seen = False
+    if root.is_file():
+        seen = True
+        found.ours = _ours(root)  # still read: a re-run keeps the clusters it wrote
+        _read_file(root, out_dir, base, found, found.children)
+    for folder in sorted(p for p in out_dir.iterdir() if p.is_dir()) if out_dir.is_dir() else []:
+        language_map = (folder / name).resolve()
+        if not found.ours and LANGUAGE.fullmatch(folder.name) and language_map.is_file() \
+                and language_map not in found.children:
+            seen = True
+            found.languages.append(language_map)
+            _read_file(language_map, out_dir, base, found, found.children)
+    return found if seen else None
+
+
+def _ours(path: Path) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            start = fh.read(4096)
+    except OSError:
+        return False
+    return b"\n<url><loc>" in start or b"\n<sitemap><loc>" in start
+
+
+def _read_file(path: Path, out_dir: Path, base: str, found: OldSitemap,
+               children: list[Path]) -> None:
+    try:
+        with open(path, "rb") as fh:
+            start = fh.read(4096)
+        if b"<sitemapindex" in start:
+            for element in _parse(path):
+                if element.tag == _SITEMAP:
+                    child = _local(element.findtext(_LOC, "").strip(), out_dir, base)
+                    if child is not None and child.is_file() and child not in children:
+                        children.append(child)
+                        _read_urls(child, found)
+        else:
+            _read_urls(path, found)
+    except (OSError, ElementTree.ParseError, EOFError):
+        return
+
+
+def _parse(path: Path) -> list[ElementTree.Element]:
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rb") as fh:
+        root = ElementTree.parse(fh).getroot()
+    return list(root)
+
+
+def _read_urls(path: Path, found: OldSitemap) -> None:
+    """A urlset's locs and which had a lastmod; the tree only when it has alternates."""
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rb") as fh:
+        data = fh.read()
+    if b"<xhtml:link" in data:
+        _urls(list(ElementTree.fromstring(data)), found)
+        return
+    for url in _URL_TEXT.findall(data):
+        loc = _LOC_TEXT.search(url)
+        if loc:
+            text = html.unescape(loc.group(1).decode("utf-8", "replace"))
+            found.locs[text] = found.locs.get(text, False) or b"<lastmod>" in url
+
+
+def _urls(elements: list[ElementTree.Element], found: OldSitemap) -> None:
+    for url in elements:
+        if url.tag != _URL:
+            continue
+        loc = url.findtext(_LOC, "").strip()
+        found.locs[loc] = found.locs.get(loc, False) or url.find(_LASTMOD) is not None
+        links = tuple((link.get("hreflang", ""), link.get("href", ""))
+                      for link in url.iter(_LINK) if link.get("rel") == "alternate")
+        if links:
+            found.alternates[loc] = links
+
+
+def _local(url: str, out_dir: Path, base: str) -> Path | None:
+    """The file under ``out_dir`` a URL under ``base`` names."""
+    if not url.startswith(base):
+        return None
+    rel = unquote(url[len(base):])
+    target = (out_dir / rel).resolve()
+    return target if target.is_relative_to(out_dir.resolve()) else None

@@ -1,0 +1,129 @@
+"""Each page's source file, and how it was found: the ``--map`` file first, then what
+the generator recorded (``Layout.known``), then the layout's one existing candidate,
+then the page's own edit link. Two sources for one page are reported, never guessed."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from .editlinks import edit_link_source
+from .family import LANGUAGE, Built, Known, Layout, read_map, url_key
+from .scan import BuiltPage
+
+
+@dataclass
+class Sources:
+    """Each page's source file and parts, and how they were found."""
+
+    files: dict[str, str] = field(default_factory=dict)  # page path -> source ("" none)
+    parts: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    conflicts: list[str] = field(default_factory=list)
+    by_map: int = 0
+    by_generator: int = 0
+    by_edit_link: int = 0
+
+
+def page_key(page: BuiltPage, base: str) -> str:
+    """The page's URL path under ``base``, as ``url_key`` folds it."""
+    path = unquote(urlsplit(page.url).path)
+    return url_key(path[len(unquote(urlsplit(base).path)):])
+
+
+def find_sources(pages: list[BuiltPage], out: Path, base: str, layout: Layout | None,
+                 source: Path | None, map_file: Path | None) -> Sources:
+    root = source.resolve() if source is not None else Path.cwd() if map_file else None
+    mapped = read_map(map_file) if map_file is not None else {}
+    keys = frozenset(page_key(page, base) for page in pages)
+    known = layout.known(Built(out, unquote(urlsplit(base).path), keys)) \
+        if layout and layout.known else {}
+    exists = _Listing(os.path.realpath(layout.content)) if layout else None
+    result = Sources()
+    for page in pages:
+        given = mapped.get(page.url) or mapped.get(page.path)
+        recorded = _distinct(known.get(page_key(page, base), []))
+        if given is not None and root is not None:
+            result.files[page.path] = os.path.join(root, given)
+            result.by_map += 1
+        elif recorded:
+            if len(recorded) > 1:
+                result.conflicts.append(f"{page.path}: {' and '.join(k.source for k in recorded)}")
+            result.files[page.path] = recorded[0].source if len(recorded) == 1 else ""
+            result.parts[page.path] = recorded[0].parts if len(recorded) == 1 else ()
+            result.by_generator += len(recorded) == 1
+        elif layout is None or exists is None or page.path in layout.generated:
+            result.files[page.path] = ""
+        else:
+            found = [c for c in layout.candidates(page.path) if exists(c)]
+            if len(found) > 1:
+                result.conflicts.append(f"{page.path}: {' and '.join(found)}")
+            result.files[page.path] = exists.root + "/" + found[0] if len(found) == 1 else ""
+    _by_edit_links(result, out, root, base, pages)
+    return result
+
+
+def _distinct(found: list[Known]) -> list[Known]:
+    return list({os.path.realpath(k.source): k for k in found}.values())
+
+
+class _Listing:
+    """Whether a file exists under ``root``: one ``listdir`` per directory that exists,
+    none for a directory its parent's listing does not hold (no stat per candidate)."""
+
+    def __init__(self, root: str) -> None:
+        self.root = root
+        self.names: dict[str, frozenset[str]] = {}
+
+    def __call__(self, rel: str) -> bool:
+        folder, _, name = rel.rpartition("/")
+        return name in self._list(folder)
+
+    def _list(self, folder: str) -> frozenset[str]:
+        names = self.names.get(folder)
+        if names is None:
+            parent, _, name = folder.rpartition("/")
+            names = frozenset()
+            if not folder or name in self._list(parent):
+                try:
+                    names = frozenset(os.listdir(self.root + "/" + folder if folder
+                                                 else self.root))
+                except OSError:
+                    pass
+            self.names[folder] = names
+        return names
+
+
+def _by_edit_links(result: Sources, out: Path, root: Path | None, base: str,
+                   pages: list[BuiltPage]) -> None:
+    """Pages still without a source (and without two): their own edit links."""
+    conflicted = {c.split(": ", 1)[0] for c in result.conflicts}
+    todo = [p for p in pages if not result.files.get(p.path) and p.path not in conflicted]
+    top = repository_top(root)
+    if not todo or top is None:
+        return
+    tracked = _tracked(top)
+    languages = frozenset(p.name for p in out.iterdir() if p.is_dir() and
+                          LANGUAGE.fullmatch(p.name))
+    for page in todo:
+        link = edit_link_source(out / page.path, tracked, page_key(page, base), languages)
+        if link:
+            result.files[page.path] = str(top / link)
+            result.by_edit_link += 1
+
+
+def repository_top(root: Path | None) -> Path | None:
+    """The repository's top directory above ``root``."""
+    while root is not None:
+        if (root / ".git").exists():
+            return root
+        root = root.parent if root.parent != root else None
+    return None
+
+
+def _tracked(top: Path) -> set[str]:
+    done = subprocess.run(["git", "-c", "core.quotepath=false", "ls-files", "-z"], cwd=top,
+                          capture_output=True, check=False)
+    return set(os.fsdecode(p) for p in done.stdout.split(b"\0") if p)

@@ -1,0 +1,339 @@
+"""``sitemapkit site`` on real generator output: each generator builds a real project
+over a git history with set dates, and the result is checked both ways against the
+generator's own sitemap. Every page's lastmod equals git's per-file answer for the
+source the test names, and the URL set equals the generator's minus the exclusions
+the report names, each with its reason.
+
+Generators that are not Python packages (Node's Docusaurus, Debian's Jekyll) are
+skipped when missing, unless SITEMAPKIT_REQUIRE_GENERATORS=1 (CI sets it): then a
+missing one fails."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from gitref import reference_date
+from gitrepo import Repo
+from sitemap_check import read_set
+
+from sitemapkit.validate import ValidateOptions, validate
+
+BASE = "https://example.com/"
+BIN = Path(sys.executable).parent
+DATES = ("2024-01-10T09:00:00+01:00", "2024-03-05T14:30:00-05:00", "2024-07-21T08:15:00+05:30")
+
+
+def need(tool: str) -> str:
+    found = shutil.which(tool) or (str(BIN / tool) if (BIN / tool).exists() else None)
+    if found is None:
+        if os.environ.get("SITEMAPKIT_REQUIRE_GENERATORS") == "1":
+            pytest.fail(f"{tool} is required here (SITEMAPKIT_REQUIRE_GENERATORS=1)")
+        pytest.skip(f"{tool} is not installed")
+    return found
+
+
+def run(*args: object, cwd: Path, timeout: int = 600) -> str:
+    done = subprocess.run([str(a) for a in args], cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ, "PYTHONWARNINGS": "ignore"})
+    if done.returncode != 0:
+        raise AssertionError(f"{args[0]} failed:\n{done.stdout}\n{done.stderr}")
+    return done.stdout + done.stderr
+
+
+def site(out: Path, source: Path, *args: str) -> tuple[str, list[dict[str, str]]]:
+    """Run ``sitemapkit site`` with a report; (its stderr, the report's rows)."""
+    report = out.parent / "report.jsonl"
+    done = subprocess.run([sys.executable, "-m", "sitemapkit", "site", str(out), "--base-url",
+                           BASE, "--source", str(source), "--report", str(report), *args],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    rows = [json.loads(line) for line in report.read_text().splitlines()] \
+        if report.exists() else []
+    return done.stderr, rows
+
+
+def generator_urls(out: Path) -> dict[str, bool]:
+    """The generator's own sitemaps (root, index children, language folders): loc ->
+    whether it had a lastmod, read before sitemapkit replaces them."""
+    found: dict[str, bool] = {}
+    files = [out / "sitemap.xml", *sorted(out.glob("*/sitemap.xml"))]
+    for path in files:
+        if not path.exists():
+            continue
+        data = path.read_bytes()
+        if path.suffix == ".gz":
+            data = gzip.decompress(data)
+        for url in re.findall(rb"<url>(.*?)</url>", data, re.S):
+            loc = re.search(rb"<loc>\s*(.*?)\s*</loc>", url)[1].decode().replace("&amp;", "&")
+            found[loc] = b"<lastmod>" in url
+    return found
+
+
+def check(out: Path, root: Path, before: dict[str, bool], report: list[dict[str, str]],
+          sources: dict[str, str | None]) -> dict[str, str | None]:
+    """Both ways against the generator's set, then every named page's date."""
+    got = {u.loc: u.lastmod for u in read_set(out, BASE).urls}
+    left = {r["url"]: r["reason"] for r in report if r["change"] == "left out"}
+    added = {r["url"] for r in report if r["change"] == "added"}
+    assert set(got) == (set(before) - set(left)) | added, (sorted(set(got) ^ set(before)))
+    assert added == set(got) - set(before)
+    for url, reason in left.items():
+        assert url in before and url not in got and reason, (url, reason)
+    for path, source in sources.items():
+        assert BASE + path in got, f"{path} not listed; listed: {sorted(got)}"
+        want = reference_date(root, source) if source else None
+        assert got[BASE + path] == want, (path, source, got[BASE + path], want)
+    report_ = validate([out], ValidateOptions(base_url=BASE))
+    assert report_.ok(), "\n".join(f.text() for f in report_.findings)
+    return got
+
+
+def dated_history(repo: Repo, files: dict[str, str], later: dict[int, dict[str, str]]) -> None:
+    repo.commit(DATES[0], files)
+    for step, changes in sorted(later.items()):
+        repo.commit(DATES[step], changes)
+
+
+# --- Hugo, minified, content mounted per language ------------------------------------------
+HUGO_CONFIG = f"""baseURL = "{BASE}"
+title = "T"
+defaultContentLanguage = "en"
+disableKinds = ["RSS"]
+[languages.en]
+weight = 1
+[languages.de]
+weight = 2
+[permalinks.page]
+posts = "/:year/:slug/"
+[[module.mounts]]
+source = "content/en"
+target = "content"
+[module.mounts.sites.matrix]
+languages = ["en"]
+[[module.mounts]]
+source = "content/de"
+target = "content"
+[module.mounts.sites.matrix]
+languages = ["de"]
+"""
+EDIT = '<a class="edit" href="https://github.com/o/r/edit/main/content/{{ $.Language.Lang }}/' \
+       '{{ .Path }}">Edit this page</a>'
+HUGO_LAYOUTS = {
+    "layouts/baseof.html": '<!DOCTYPE html><html lang="{{ .Language.Lang }}"><head><title>'
+                           '{{ .Title }}</title><link rel="canonical" href="{{ .Permalink }}">'
+                           '</head><body><main>{{ block "main" . }}{{ end }}</main>'
+                           '{{ with .File }}' + EDIT + '{{ end }}</body></html>',
+    "layouts/single.html": '{{ define "main" }}{{ .Content }}{{ end }}',
+    "layouts/list.html": '{{ define "main" }}{{ .Content }}{{ end }}',
+    "layouts/home.html": '{{ define "main" }}{{ .Content }}{{ end }}',
+    "layouts/404.html": '<!DOCTYPE html><html><head><title>404</title></head><body></body>'
+                        '</html>',
+}
+README_LINK = "See [the readme](https://github.com/o/r/blob/main/README.md).\n"
+HUGO_PAGES = {
+    "content/en/_index.md": "---\ntitle: Home\n---\nHi\n" + README_LINK,
+    "content/en/Where.md": "---\ntitle: Where\n---\nW\n",
+    "content/en/functions/images/resize.md": "---\ntitle: Resize\n---\nR\n" + README_LINK,
+    "content/en/tools/search.md": "---\ntitle: Search\n---\nS\n",
+    "content/en/templates/404.md": "---\ntitle: The 404 template\n---\nT\n",
+    "content/en/about.md": "---\ntitle: About\nurl: /company/about-us/\n---\nA\n",
+    "content/en/guide/intro.md": "---\ntitle: Intro\nslug: start\n---\nI\n",
+    "content/en/posts/hello.md": "---\ntitle: Hello\ndate: 2024-01-01\n---\nH\n",
+    "content/de/_index.md": "---\ntitle: Start\n---\nHallo\n",
+    "content/de/Where.md": "---\ntitle: Wo\n---\nWo\n",
+    "README.md": "# readme\n",
+}
+
+
+def test_hugo_minified_with_mounts_lowercase_url_slug_and_edit_links(tmp_path):
+    hugo = need("hugo")
+    repo = Repo(tmp_path / "h")
+    files = {"hugo.toml": HUGO_CONFIG, ".gitignore": "public/\n.hugo_build.lock\n.cache/\n",
+             **HUGO_LAYOUTS, **HUGO_PAGES}
+    dated_history(repo, files, {
+        1: {"content/en/Where.md": HUGO_PAGES["content/en/Where.md"] + "More.\n",
+            "content/en/posts/hello.md": HUGO_PAGES["content/en/posts/hello.md"] + "More.\n"},
+        2: {"README.md": "# readme, newer than every page that links it\n",
+            "content/en/guide/intro.md": HUGO_PAGES["content/en/guide/intro.md"] + "Last.\n"}})
+    logs = run(hugo, "--minify", cwd=repo.root)
+    assert "WARN" not in logs, logs
+    out = repo.root / "public"
+    assert "<a class=edit href=https://github.com" in (out / "where/index.html").read_text()
+    before = generator_urls(out)
+    stderr, report = site(out, repo.root)
+    en = "content/en/"
+    got = check(out, repo.root, before, report, {
+        "": en + "_index.md", "where/": en + "Where.md", "de/": "content/de/_index.md",
+        "de/where/": "content/de/Where.md",
+        "functions/images/resize/": en + "functions/images/resize.md",
+        "tools/search/": en + "tools/search.md", "templates/404/": en + "templates/404.md",
+        "company/about-us/": en + "about.md", "guide/start/": en + "guide/intro.md",
+        "2024/hello/": en + "posts/hello.md"})  # a permalinks pattern: its own edit link
+    assert got[BASE + ""] != reference_date(repo.root, "README.md")  # a body link never dates
+    assert "mapped by the generator's own records" in stderr and "their edit links" in stderr
+    assert not (out / "de" / "sitemap.xml").exists()
+    assert "removed 2 files: en/sitemap.xml, de/sitemap.xml" in stderr
+    # Hugo dates its section list by its newest page; a list page has no source file yet
+    assert [(r["url"], r["change"]) for r in report if r["change"] != "left out"] == [
+        (BASE + "posts/", "undated")]
+    assert "1 URL that Hugo's sitemap.xml gave a lastmod go out without one" in stderr
+    urls = {u.loc: u for u in read_set(out, BASE).urls}
+    assert sorted(urls[BASE + "where/"].alternates) == [("de", BASE + "de/where/"),
+                                                        ("en", BASE + "where/")]
+
+
+# --- Docusaurus, from its npm template ----------------------------------------------------
+@pytest.fixture(scope="module")
+def docusaurus_template(tmp_path_factory) -> Path:
+    need("npm")
+    npx = need("npx")
+    where = tmp_path_factory.mktemp("docusaurus")
+    run(npx, "-y", "create-docusaurus@3", "site", "classic", "--javascript", "--skip-install",
+        cwd=where)
+    run("npm", "install", "--no-audit", "--no-fund", "--loglevel=error", cwd=where / "site")
+    return where / "site"
+
+
+def docusaurus_project(tmp_path: Path, template: Path, trailing: bool) -> Repo:
+    repo = Repo(tmp_path / "d")
+    shutil.copytree(template, repo.root, dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns("node_modules", "build", ".docusaurus"))
+    (repo.root / "node_modules").symlink_to(template / "node_modules")
+    config = repo.root / "docusaurus.config.js"
+    text = re.sub(r"url: '[^']*'", "url: 'https://example.com'", config.read_text())
+    if trailing:
+        text = text.replace("baseUrl: '/',", "baseUrl: '/',\n  trailingSlash: true,")
+    config.write_text(text)
+    repo.write(".gitignore", "node_modules\nbuild/\n.docusaurus/\n.cache/\n")
+    repo.commit(DATES[0])
+    intro = next(repo.root.glob("docs/intro.md*"))
+    post = next(repo.root.glob("blog/2019-05-28-first-blog-post.md*"))
+    repo.commit(DATES[1], {str(intro.relative_to(repo.root)): intro.read_text() + "\nMore.\n",
+                           str(post.relative_to(repo.root)): post.read_text() + "\nMore.\n"})
+    repo.commit(DATES[2], {"docs/search.md": "# Search\n\nHow to search.\n",
+                           "docs/images/resize.md": "# Resize\n\nImages.\n"})
+    run("npm", "run", "build", cwd=repo.root)
+    return repo
+
+
+@pytest.mark.parametrize("trailing", [False, True], ids=["default", "trailing-slash"])
+def test_docusaurus_from_its_template(tmp_path, docusaurus_template, trailing):
+    repo = docusaurus_project(tmp_path, docusaurus_template, trailing)
+    out = repo.root / "build"
+    before = generator_urls(out)
+    stderr, report = site(out, repo.root)
+    slash = "/" if trailing else ""
+    docs = {p.relative_to(repo.root).as_posix() for p in (repo.root / "docs").rglob("*.md*")}
+    sources: dict[str, str | None] = {
+        "docs/" + re.sub(r"\.mdx?$", "", d[len("docs/"):]) + slash: d for d in docs}
+    sources["blog/first-blog-post" + slash] = next(
+        p.relative_to(repo.root).as_posix() for p in repo.root.glob("blog/2019-05-28-*"))
+    sources["blog/tags" + slash] = None  # a list page: no source of its own
+    got = check(out, repo.root, before, report, sources)
+    assert len(got) == len(before) and not report  # every URL Docusaurus listed, no other
+    assert BASE + "docs/search" + slash in got and BASE + "docs/images/resize" + slash in got
+    assert "Docusaurus" in stderr and "mapped by the generator's own records" in stderr
+
+
+# --- Zensical, two languages, configured by mkdocs.yml -----------------------------------
+ZENSICAL = """site_name: T
+site_url: {url}
+docs_dir: {docs}
+site_dir: {site}
+repo_url: https://github.com/o/r
+edit_uri: edit/main/{docs}/
+theme:
+  name: material
+  features:
+    - content.action.edit
+"""
+
+
+def test_zensical_two_languages_configured_by_mkdocs_yml(tmp_path):
+    zensical = need("zensical")
+    repo = Repo(tmp_path / "z")
+    pages = {"docs/en/index.md": "# Home\n\n" + README_LINK, "docs/en/images/index.md": "# Img\n",
+             "docs/en/search.md": "# Search\n", "docs/de/index.md": "# Start\n",
+             "docs/de/search.md": "# Suche\n", "README.md": "# readme\n"}
+    files = {"mkdocs.yml": ZENSICAL.format(url=BASE, docs="docs/en", site="site"),
+             "de.yml": ZENSICAL.format(url=BASE + "de/", docs="docs/de", site="site/de"),
+             ".gitignore": "site/\n.cache/\n", **pages}
+    dated_history(repo, files, {1: {"docs/de/search.md": "# Suche\n\nMehr.\n"},
+                                2: {"README.md": "# newer readme\n"}})
+    run(zensical, "build", "-f", "mkdocs.yml", cwd=repo.root)
+    run(zensical, "build", "-f", "de.yml", cwd=repo.root)
+    out = repo.root / "site"
+    before = generator_urls(out)
+    assert BASE + "de/search/" in before  # read from de/sitemap.xml
+    stderr, report = site(out, repo.root, "--validate")
+    check(out, repo.root, before, report, {
+        "": "docs/en/index.md", "images/": "docs/en/images/index.md",
+        "search/": "docs/en/search.md", "de/": "docs/de/index.md",
+        "de/search/": "docs/de/search.md"})
+    assert "replaced Zensical's sitemap.xml" in stderr and "de/sitemap.xml" in stderr
+    assert not (out / "de/sitemap.xml").exists() and "duplicate" not in stderr
+    assert "stale" not in stderr and "warning:" not in stderr, stderr
+
+
+# --- Jekyll (Debian's package, with jekyll-sitemap) ---------------------------------------
+JEKYLL_LAYOUT = ('<!DOCTYPE html><html><head><title>{{ page.title }}</title>{% if page.noindex %}'
+                 '<meta name="robots" content="noindex">{% endif %}</head><body>{{ content }}'
+                 '</body></html>')
+
+
+def test_jekyll_permalinks_posts_and_sitemap(tmp_path):
+    jekyll = need("jekyll")
+    repo = Repo(tmp_path / "j")
+    files = {"_config.yml": f"url: {BASE.rstrip('/')}\nplugins:\n  - jekyll-sitemap\n"
+                            "exclude: [.cache]\n",
+             "_layouts/default.html": JEKYLL_LAYOUT, ".gitignore": "_site/\n.cache/\n",
+             "index.md": "---\nlayout: default\ntitle: Home\n---\nHi\n",
+             "about.md": "---\nlayout: default\ntitle: About\npermalink: /company/\n---\nA\n",
+             "search/index.md": "---\nlayout: default\ntitle: Search\n---\nS\n",
+             "docs/images.md": "---\nlayout: default\ntitle: Images\n---\nI\n",
+             "hidden.md": "---\nlayout: default\ntitle: H\nnoindex: true\n---\nH\n",
+             "_posts/2024-01-01-hello.md": "---\nlayout: default\ntitle: Hello\n---\nHello\n"}
+    dated_history(repo, files, {1: {"about.md": files["about.md"] + "More.\n"},
+                                2: {"_posts/2024-01-01-hello.md": files[
+                                    "_posts/2024-01-01-hello.md"] + "Last.\n"}})
+    run(jekyll, "build", "--quiet", cwd=repo.root)
+    out = repo.root / "_site"
+    before = generator_urls(out)
+    stderr, report = site(out, repo.root)
+    check(out, repo.root, before, report, {
+        "": "index.md", "company/": "about.md", "search/": "search/index.md",
+        "docs/images.html": "docs/images.md",
+        "2024/01/01/hello.html": "_posts/2024-01-01-hello.md"})
+    assert {r["reason"] for r in report if r["change"] == "left out"} <= {"noindex pages"}
+    assert "Jekyll" in stderr
+
+
+# --- Sphinx dirhtml: the same answer as the extension --------------------------------------
+def test_sphinx_dirhtml_site_mode_agrees_with_the_extension(tmp_path):
+    repo = Repo(tmp_path / "s")
+    conf = f'project = "T"\nhtml_baseurl = "{BASE}"\nexclude_patterns = ["_build"]\n'
+    files = {"conf.py": conf, ".gitignore": "_build/\n.cache/\n",
+             "index.rst": "Home\n====\n\n.. toctree::\n\n   api/index\n   images/resize\n",
+             "api/index.rst": "API\n===\n\n.. include:: ../snippets/shared.rst\n",
+             "images/resize.rst": "Resize\n======\n", "snippets/shared.rst": "Shared text.\n"}
+    dated_history(repo, files, {1: {"images/resize.rst": "Resize\n======\n\nMore.\n"},
+                                2: {"snippets/shared.rst": "Shared, newer.\n"}})
+    run(sys.executable, "-m", "sphinx", "-q", "-b", "dirhtml", ".", "_build/ext", "-D",
+        "extensions=sitemapkit.sphinx", cwd=repo.root)
+    ext = {u.loc: u.lastmod for u in read_set(repo.root / "_build/ext", BASE).urls}
+    run(sys.executable, "-m", "sphinx", "-q", "-b", "dirhtml", ".", "_build/out", cwd=repo.root)
+    out = repo.root / "_build/out"
+    stderr, _ = site(out, repo.root)
+    got = {u.loc: u.lastmod for u in read_set(out, BASE).urls}
+    assert {k: v for k, v in got.items() if "genindex" not in k and "search" not in k} == ext
+    assert got[BASE + "api/"] == reference_date(repo.root, "snippets/shared.rst")  # its include
+    assert BASE + "images/resize/" in got

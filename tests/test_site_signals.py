@@ -1,0 +1,205 @@
+"""``sitemapkit site`` on hand-made outputs, for the rules no generator shows alone:
+the generator's sitemap as the floor (every URL it listed that is left out is named,
+a worse set is a warning that ``--validate strict`` fails on), pages kept whatever
+their folders are called, canonical forms, hreflang read from the pages, and the
+page's own edit link."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from gitrepo import Repo
+from sitemap_check import read_set
+
+from sitemapkit.sources.built.editlinks import edit_link_source
+
+BASE = "https://example.com/"
+
+
+def page(out: Path, path: str, head: str = "", body: str = "") -> None:
+    target = out / path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(f"<!DOCTYPE html><html><head><title>t</title>{head}</head>"
+                      f"<body>{body}</body></html>")
+
+
+def urlset(out: Path, locs: list[str], dated: bool = False, where: str = "sitemap.xml") -> None:
+    stamp = "<lastmod>2024-01-01</lastmod>" if dated else ""
+    (out / where).parent.mkdir(parents=True, exist_ok=True)
+    (out / where).write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/'
+        'schemas/sitemap/0.9">' + "".join(f"<url><loc>{BASE}{loc}</loc>{stamp}</url>"
+                                           for loc in locs) + "</urlset>")
+
+
+def site(out: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "sitemapkit", "site", str(out), "--base-url",
+                           BASE, "--lastmod", "none", *args], capture_output=True, text=True,
+                          cwd=out.parent, timeout=120)
+
+
+def listed(out: Path) -> set[str]:
+    return {u.loc.removeprefix(BASE) for u in read_set(out, BASE).urls}
+
+
+def test_every_url_the_generator_listed_and_left_out_is_named(tmp_path):
+    out = tmp_path / "out"
+    page(out, "index.html")
+    page(out, "functions/images/resize/index.html")  # folder names never drop a page
+    page(out, "tools/search/index.html")
+    page(out, "templates/404/index.html")
+    page(out, "_static/demo/index.html")
+    page(out, "secret/index.html", '<meta name=robots content="noindex,follow">')
+    page(out, "old/index.html", '<meta http-equiv=refresh content="0; url=/">')
+    page(out, "copy/index.html", f"<link rel=canonical href={BASE}tools/search/>")
+    page(out, "404.html")
+    urlset(out, ["", "functions/images/resize/", "tools/search/", "templates/404/",
+                 "_static/demo/", "secret/", "old/", "copy/", "404.html"])
+    report = tmp_path / "report.jsonl"
+    done = site(out, "--report", str(report))
+    assert done.returncode == 0, done.stderr
+    assert listed(out) == {"", "functions/images/resize/", "tools/search/", "templates/404/",
+                           "_static/demo/"}
+    rows = {r["url"].removeprefix(BASE): r for r in map(json.loads,
+                                                         report.read_text().splitlines())}
+    assert {u: r["reason"] for u, r in rows.items()} == {
+        "secret/": "noindex pages", "old/": "redirect stubs", "404.html": "404 pages",
+        "copy/": "pages with a canonical URL pointing elsewhere"}
+    assert rows["copy/"]["detail"] == f"{BASE}tools/search/"
+    assert rows["secret/"]["page"] == "secret/index.html"
+    assert "4 of the 9 URLs the generator's sitemap.xml listed are left out" in done.stderr
+    assert "warning:" not in done.stderr  # each page said it is not one
+
+
+def test_a_worse_set_is_a_warning_and_fails_strict(tmp_path):
+    out = tmp_path / "out"
+    page(out, "index.html")
+    page(out, "a/index.html")
+    urlset(out, ["", "a/", "gone/"], dated=True)
+    before = (out / "sitemap.xml").read_text()
+    done = site(out, "--validate", "strict", "--report", str(tmp_path / "r.jsonl"))
+    assert done.returncode == 1
+    assert "1 of the 3 URLs the generator's sitemap.xml listed are left out: 1 no page in " \
+           "the output at this URL (e.g. " + BASE + "gone/)" in done.stderr
+    assert "2 URLs that the generator's sitemap.xml gave a lastmod go out without one" \
+        in done.stderr
+    assert "error: strict:" in done.stderr and "Traceback" not in done.stderr
+    assert (out / "sitemap.xml").read_text() != before  # written; the build fails on it
+    again = site(out)  # a re-run over its own output has nothing to compare with
+    assert again.returncode == 0 and "warning:" not in again.stderr
+
+
+def test_language_folder_sitemaps_are_read_replaced_and_removed(tmp_path):
+    out = tmp_path / "out"
+    for path in ("index.html", "a/index.html", "de/index.html", "de/a/index.html",
+                 "pt-BR/index.html"):
+        page(out, path)
+    urlset(out, ["", "a/"])
+    urlset(out, ["de/", "de/a/"], where="de/sitemap.xml")
+    (out / "de/sitemap.xml.gz").write_bytes(b"old")
+    urlset(out, ["pt-BR/"], where="pt-BR/sitemap.xml")
+    urlset(out, ["1.0/"], where="1.0/sitemap.xml")  # a version folder, not a language
+    page(out, "1.0/index.html", f'<link rel=canonical href="{BASE}">')  # not listed twice
+    done = site(out, "--validate")
+    assert done.returncode == 0, done.stderr
+    assert not (out / "de/sitemap.xml").exists() and not (out / "de/sitemap.xml.gz").exists()
+    assert not (out / "pt-BR/sitemap.xml").exists() and (out / "1.0/sitemap.xml").exists()
+    assert "and 2 in language folders" in done.stderr and "duplicate" not in done.stderr
+    assert "stale" not in done.stderr  # de/ pages are in de/sitemap.xml
+
+
+@pytest.mark.parametrize("canonical, listed_as", [
+    ("https://example.com/docs/intro", "docs/intro"),  # Docusaurus: no trailing slash
+    ("https://example.com/docs/intro/", "docs/intro/"),
+    ("https://example.com/docs/intro/index.html", "docs/intro/index.html"),
+    ("https://example.com/docs/intro/index/", "docs/intro/"),  # Sphinx dirhtml: not served
+    ("/docs/intro", "docs/intro"),
+])
+def test_a_page_and_its_canonical_are_one_page(tmp_path, canonical, listed_as):
+    out = tmp_path / "out"
+    page(out, "docs/intro/index.html", f'<link rel="canonical" href="{canonical}">')
+    page(out, "index.html")
+    done = site(out)
+    assert done.returncode == 0, done.stderr
+    assert listed(out) == {"", listed_as}
+
+
+def alternates(lang_links: dict[str, str]) -> str:
+    return "".join(f'<link rel=alternate hreflang={lang} href="{BASE}{href}">'
+                   for lang, href in lang_links.items())
+
+
+def test_hreflang_from_the_pages_when_they_agree(tmp_path):
+    out = tmp_path / "out"
+    pair = alternates({"en": "a/", "de": "de/a/"})
+    page(out, "a/index.html", pair)
+    page(out, "de/a/index.html", pair)
+    page(out, "b/index.html", alternates({"en": "b/", "de": "de/b/"}))
+    page(out, "de/b/index.html", alternates({"de": "de/b/"}))  # does not name b/ back
+    done = site(out)
+    assert done.returncode == 0, done.stderr
+    urls = {u.loc.removeprefix(BASE): sorted(u.alternates) for u in read_set(out, BASE).urls}
+    assert urls["a/"] == urls["de/a/"] == [("de", BASE + "de/a/"), ("en", BASE + "a/")]
+    assert urls["b/"] == urls["de/b/"] == []
+    assert "2 pages' hreflang links disagree" in done.stderr
+
+
+def test_hreflang_that_all_claim_one_language_is_refused(tmp_path):
+    out = tmp_path / "out"
+    for path in ("a/", "b/"):
+        page(out, path + "index.html", alternates({"en": path}))
+    done = site(out)
+    assert "all claim en: no translations" in done.stderr
+    assert all(not u.alternates for u in read_set(out, BASE).urls)
+
+
+# --- the page's own edit link -------------------------------------------------------------
+EDIT = "https://github.com/o/r/edit/main/"
+TRACKED = {"docs/guide/install.md", "README.md", "mkdocs.yml", "docs/de/guide/install.md",
+           "content/en/Where.md"}
+
+
+@pytest.mark.parametrize("html, key, want", [
+    # the theme's marked link wins over a body link that comes first
+    (f'<p><a href="{EDIT}README.md">readme</a></p><a href="{EDIT}docs/guide/install.md" '
+     'rel="edit">x</a>', "guide/install", "docs/guide/install.md"),
+    # minified: unquoted, upper case, entities; marked by its class
+    (f"<A CLASS=theme-edit-this-page HREF={EDIT}docs/guide/install.md?plain=1&amp;x=1>E</A>",
+     "guide/install", "docs/guide/install.md"),
+    # marked by its text
+    (f'<a href="{EDIT}docs/guide/install.md"><span>Edit this page</span></a>', "x/y",
+     "docs/guide/install.md"),
+    # unmarked links: only one whose file maps to the page's URL
+    (f'<a href="{EDIT}mkdocs.yml">config</a><a href="{EDIT}docs/guide/install.md">src</a>',
+     "guide/install", "docs/guide/install.md"),
+    # a body link alone never dates the page
+    ('<a href="https://github.com/o/r/blob/main/README.md">readme</a>', "guide/install", None),
+    (f'<a href="{EDIT}docs/de/guide/install.md">de</a>', "guide/install", None),
+    # Hugo lower-cases the URL: Where.md serves where/
+    (f"<a href={EDIT}content/en/Where.md>source</a>", "where", "content/en/Where.md"),
+    # a link inside a comment or a script is not a link
+    (f'<!-- <a rel=edit href="{EDIT}README.md">x</a> --><script>"<a rel=edit href='
+     f'{EDIT}README.md>"</script>', "guide/install", None),
+])
+def test_only_the_pages_own_edit_link_counts(tmp_path, html, key, want):
+    path = tmp_path / "p.html"
+    path.write_text(f"<html><head></head><body>{html}</body></html>")
+    assert edit_link_source(path, TRACKED, key, frozenset({"de"})) == want
+
+
+def test_edit_links_date_pages_through_git(tmp_path):
+    repo = Repo(tmp_path / "r")
+    repo.commit("2024-01-10T09:00:00+01:00", {"docs/guide/install.md": "x\n", "README.md": "r\n"})
+    repo.commit("2024-05-10T09:00:00+01:00", {"README.md": "newer\n"})
+    out = tmp_path / "out"
+    page(out, "guide/install/index.html", body=f'<a href="{EDIT}README.md">r</a>'
+         f'<a href="{EDIT}docs/guide/install.md" title="Edit this page">e</a>')
+    done = subprocess.run([sys.executable, "-m", "sitemapkit", "site", str(out), "--base-url",
+                           BASE, "--source", str(repo.root), "--cache-dir", ""],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert [u.lastmod for u in read_set(out, BASE).urls] == ["2024-01-10T09:00:00+01:00"]
