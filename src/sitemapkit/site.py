@@ -82,8 +82,9 @@ def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str, *,
                             settings, started, lambda: _replaced(old, out, generator))
     replaced = outcome.infos[1:]  # said once the set was live, before validation
     del outcome.infos[1:]
-    undated = {row.loc for row in rows if settings_values["lastmod"] == "none" or
-               newest(dates, row.source, row.parts) is None}
+    undated = set() if old is None or old.ours or not old.dated else \
+        {row.loc for row in rows if settings_values["lastmod"] == "none" or
+         newest(dates, row.source, row.parts) is None}  # only asked where it may matter
     floor_notes, floor_warnings = _floor(old, rows, undated, found, base, unlisted, generator,
                                          settings_values["report"])
     notes += _unsourced_note(unsourced, settings_values) + _mapped_note(sources) + dates.notes

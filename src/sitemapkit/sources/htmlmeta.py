@@ -34,11 +34,12 @@ def html_signals(html: str) -> HtmlSignals:
     by ``htmltags``, so unquoted attributes, case and entities are handled."""
     end = _HEAD_END.search(html)
     head = html[: end.start()] if end else html[:65536]
-    lowered = head.lower()
-    if not any(needle in lowered for needle in _NEEDLES):
-        return HtmlSignals()  # most heads of most sites: nothing to parse
-    return signals_from_tags((name, attributes(raw))  # no stylesheets, icons, og: tags
-                             for name, raw, _ in raw_tags(head, _HEAD_TAGS, _NEEDLES))
+    tags = [(name, attributes(raw))  # only tags holding a needle: no stylesheets, og: tags
+            for name, raw, _ in raw_tags(head, _HEAD_TAGS, _NEEDLES)]
+    return signals_from_tags(tags) if tags else _NOTHING
+
+
+_NOTHING = HtmlSignals()
 
 
 def signals_from_tags(tags: Iterable[tuple[str, dict[str, str]]]) -> HtmlSignals:

@@ -13,7 +13,6 @@ two equal names wins (as in browsers); the property test compares all of it with
 
 from __future__ import annotations
 
-import bisect
 import functools
 import html
 import re
@@ -47,24 +46,44 @@ def raw_tags(text: str, names: frozenset[str],
              needles: tuple[str, ...] = ()) -> Iterator[tuple[str, str, int]]:
     """(lower-case tag name, the attribute text, offset just past the tag) for each
     start tag in ``names``, in document order; ``attributes`` parses the text. With
-    ``needles`` (lower-case), only tags whose attribute text holds one are given."""
+    ``needles`` (lower-case), only tags whose attribute text holds one are given, and
+    only the tags around the needles are read (a head has a few, and 30 other tags)."""
     lowered = text.lower()
-    found = list(_tags(names).finditer(text))
-    if needles:  # one search for the needles over the text, not one per tag
-        hits = _positions(lowered, (*needles, "</", "-->"))
-        found = [m for m in found if _holds(hits, m.start(3), m.end(3))]
-    raw_text = "<!--" in lowered or "<script" in lowered or "<style" in lowered
-    if found and raw_text and any(_hidden(lowered, m.start()) or "</" in m.group(3) or
-                                  "-->" in m.group(3) for m in found):
+    found = _around(text, lowered, names, needles) if needles else \
+        list(_tags(names).finditer(text))
+    if found is None or found and any(
+            _hidden(lowered, m.start()) or "</" in m.group(3) or "-->" in m.group(3)
+            for m in found):
         found = [m for m in _tokens(names).finditer(text) if m.group(2) is not None and (
             not needles or any(n in m.group(3).lower() for n in needles))]
     for match in found:
         yield match.group(2).lower(), match.group(3), match.end()
 
 
-def _holds(hits: list[int], start: int, end: int) -> bool:
-    at = bisect.bisect_left(hits, start)
-    return at < len(hits) and hits[at] < end
+def _around(text: str, lowered: str, names: frozenset[str],
+            needles: tuple[str, ...]) -> list[re.Match[str]] | None:
+    """The wanted tags holding a needle, found from the needles; None when one is in
+    doubt (a ``<`` or a quote between its tag's start and it), for the exact pass."""
+    pattern = _tags(names)
+    found: dict[int, re.Match[str]] = {}
+    for position in _positions(lowered, needles):
+        start = lowered.rfind("<", 0, position)
+        if start in found or start == -1:
+            continue
+        match = pattern.match(text, start)
+        if match is not None and match.end() > position:
+            found[start] = match
+        elif match is not None or _opens(lowered, start, names) or \
+                '"' in lowered[start:position] or "'" in lowered[start:position]:
+            return None
+    return [found[start] for start in sorted(found)]
+
+
+def _opens(lowered: str, start: int, names: frozenset[str]) -> bool:
+    end = start + 1
+    while end < len(lowered) and lowered[end].isalnum():
+        end += 1
+    return lowered[start + 1:end] in names
 
 
 def _positions(lowered: str, needles: tuple[str, ...]) -> list[int]:

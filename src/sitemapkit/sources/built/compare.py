@@ -35,24 +35,28 @@ def differences(old: OldSitemap, listed: dict[str, str], found: Scan, base: str,
     """``listed``: URL -> output path of each page written; ``unlisted``: page URL ->
     (output path, reason) for pages the scan kept that the options left out
     (``exclude``, ``drop_unsourced``); ``undated``: URLs written without lastmod."""
-    ours = {page_identity(url) for url in listed}
+    unmatched = [loc for loc in old.locs if loc not in listed]  # exact first: the usual case
+    ours = {page_identity(url) for url in listed} if unmatched else set()
     why = {page_identity(item.url): (item.path, item.reason, item.detail) for item in found.left}
     why.update({page_identity(url): (path, reason, "") for url, (path, reason) in
                 unlisted.items()})
     result = []
-    for loc in sorted(old.locs):
+    for loc in sorted(unmatched):
         key = page_identity(loc)
         if key in ours:
             continue
         path, reason, detail = why.get(key, ("", OTHER_BASE if not loc.startswith(base)
                                              else NOT_IN_OUTPUT, ""))
         result.append(Difference(loc, "left out", reason, path, detail))
-    theirs = {page_identity(loc): dated for loc, dated in old.locs.items()}
+    theirs: dict[object, bool] | None = None
     for url, path in listed.items():
-        key = page_identity(url)
-        if key not in theirs:
+        dated = old.locs.get(url)
+        if dated is None:
+            theirs = theirs or {page_identity(loc): d for loc, d in old.locs.items()}
+            dated = theirs.get(page_identity(url))
+        if dated is None:
             result.append(Difference(url, "added", "not in the generator's sitemap", path))
-        elif theirs[key] and url in undated:
+        elif dated and url in undated:
             result.append(Difference(url, "undated", "no source file found, so no lastmod; "
                                      "the generator's sitemap gave one", path))
     return result

@@ -93,7 +93,7 @@ def read_config(path: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def front_matter(path: Path, keys: tuple[str, ...] = ()) -> dict[str, Any]:
+def front_matter(path: str | Path, keys: tuple[str, ...] = ()) -> dict[str, Any]:
     """A content file's front matter (YAML ``---`` or TOML ``+++``); {} when it has
     none or it cannot be read as a mapping (the generator would have failed on it).
     With ``keys``, front matter that names none of them at a line start is not parsed

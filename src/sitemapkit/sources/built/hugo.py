@@ -103,7 +103,7 @@ def content_urls(source: Path, config: dict[str, Any],
                 path = os.path.join(folder, name)
                 key = None
                 for moved in (False, True):
-                    found_url = _url(rel_dir, name, Path(path), mount.lang, languages,
+                    found_url = _url(rel_dir, name, path, mount.lang, languages,
                                      default, lower, ugly, moved)
                     if found_url is None:
                         break
@@ -130,7 +130,7 @@ def _patterned(permalinks: dict[str, Any]) -> set[str]:
     return found
 
 
-def _url(rel_dir: str, name: str, path: Path, mount_lang: str | None,
+def _url(rel_dir: str, name: str, path: str, mount_lang: str | None,
          languages: dict[str, Any], default: str, lower: bool, ugly: bool,
          moved: bool) -> tuple[str, str] | None:
     """(language, URL path) of one content file, or None when its language is unknown;

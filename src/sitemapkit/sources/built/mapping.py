@@ -29,6 +29,9 @@ class Sources:
 
 def page_key(page: BuiltPage, base: str) -> str:
     """The page's URL path under ``base``, as ``url_key`` folds it."""
+    if page.url.startswith(base) and "?" not in page.url and "#" not in page.url:
+        path = page.url[len(base):]  # the usual case: no URL parsing per page
+        return url_key(unquote(path) if "%" in path else path)
     path = unquote(urlsplit(page.url).path)
     return url_key(path[len(unquote(urlsplit(base).path)):])
 
@@ -37,14 +40,14 @@ def find_sources(pages: list[BuiltPage], out: Path, base: str, layout: Layout | 
                  source: Path | None, map_file: Path | None) -> Sources:
     root = source.resolve() if source is not None else Path.cwd() if map_file else None
     mapped = read_map(map_file) if map_file is not None else {}
-    keys = frozenset(page_key(page, base) for page in pages)
-    known = layout.known(Built(out, unquote(urlsplit(base).path), keys)) \
+    keys = {page.path: page_key(page, base) for page in pages}
+    known = layout.known(Built(out, unquote(urlsplit(base).path), frozenset(keys.values()))) \
         if layout and layout.known else {}
     exists = _Listing(os.path.realpath(layout.content)) if layout else None
     result = Sources()
     for page in pages:
         given = mapped.get(page.url) or mapped.get(page.path)
-        recorded = _distinct(known.get(page_key(page, base), []))
+        recorded = _distinct(known.get(keys[page.path], []))
         if given is not None and root is not None:
             result.files[page.path] = os.path.join(root, given)
             result.by_map += 1
@@ -66,6 +69,8 @@ def find_sources(pages: list[BuiltPage], out: Path, base: str, layout: Layout | 
 
 
 def _distinct(found: list[Known]) -> list[Known]:
+    if len(found) < 2:
+        return found
     return list({os.path.realpath(k.source): k for k in found}.values())
 
 

@@ -69,9 +69,17 @@ def scan(out_dir: Path, base: str) -> Scan:
     if not out_dir.is_dir():
         raise UsageError(f"{out_dir} is not a directory (give the generator's output "
                          "directory, e.g. site/ or public/)")
-    result = Scan()
     root = os.fspath(out_dir)
-    for rel in sorted(_html_files(root)):
+    result = _read(root, base, sorted(_html_files(root)))
+    if not result.pages and not result.left:
+        raise UsageError(f"{out_dir} holds no HTML pages; build the site first")
+    return result
+
+
+def _read(root: str, base: str, rels: list[str]) -> Scan:
+    """The pages and left-out files among ``rels``, in their order."""
+    result = Scan()
+    for rel in rels:
         head = read_head(root + "/" + rel)
         path = _page_path(rel)
         page_url = base + (path if _PLAIN.fullmatch(path) else quote(path))
@@ -87,8 +95,6 @@ def scan(out_dir: Path, base: str) -> Scan:
             result.left.append(LeftOut(rel, page_url, reason, _detail(reason, signals)))
         else:
             result.pages.append(BuiltPage(rel, url, signals))
-    if not result.pages and not result.left:
-        raise UsageError(f"{out_dir} holds no HTML pages; build the site first")
     return result
 
 
