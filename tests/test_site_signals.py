@@ -7,6 +7,7 @@ page's own edit link."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -203,3 +204,42 @@ def test_edit_links_date_pages_through_git(tmp_path):
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert [u.lastmod for u in read_set(out, BASE).urls] == ["2024-01-10T09:00:00+01:00"]
+
+
+# --- what the generator left behind, missing or unreadable: said, never silent ------------
+def test_a_missing_or_unreadable_sphinx_environment_is_a_note(tmp_path):
+    repo = Repo(tmp_path / "s")
+    repo.commit("2024-01-10T09:00:00+01:00", {
+        "conf.py": 'project = "T"\nexclude_patterns = ["_build"]\n', ".gitignore": "_build/\n",
+        "index.rst": "Home\n====\n\n.. include:: part.rst\n", "part.rst": "Part.\n"})
+    repo.commit("2024-05-10T09:00:00+01:00", {"part.rst": "Part, newer.\n"})
+    out = repo.root / "_build/html"
+    subprocess.run([sys.executable, "-m", "sphinx", "-q", "-b", "html", ".", str(out)],
+                   cwd=repo.root, check=True, capture_output=True)
+    run = [sys.executable, "-m", "sitemapkit", "site", str(out), "--base-url", BASE,
+           "--source", str(repo.root), "--cache-dir", ""]
+    done = subprocess.run(run, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "Sphinx environment" not in done.stderr, done.stderr
+    dates = {u.loc: u.lastmod for u in read_set(out, BASE).urls}
+    assert dates[BASE] == "2024-05-10T09:00:00+01:00"  # its include counts
+    (out / ".doctrees/environment.pickle").write_bytes(b"not a pickle")
+    done = subprocess.run(run, capture_output=True, text=True, timeout=120)
+    assert "cannot read the Sphinx environment" in done.stderr and "Traceback" not in done.stderr
+    dates = {u.loc: u.lastmod for u in read_set(out, BASE).urls}
+    assert dates[BASE] == "2024-01-10T09:00:00+01:00"  # by its file name only
+    shutil.rmtree(out / ".doctrees")
+    done = subprocess.run(run, capture_output=True, text=True, timeout=120)
+    assert "no Sphinx environment (.doctrees/environment.pickle)" in done.stderr
+
+
+def test_docusaurus_without_its_build_metadata_is_a_note(tmp_path):
+    project = tmp_path / "d"
+    project.mkdir()
+    (project / "docusaurus.config.js").write_text("export default {};\n")
+    out = project / "build"
+    page(out, "docs/intro/index.html")
+    done = subprocess.run([sys.executable, "-m", "sitemapkit", "site", str(out), "--base-url",
+                           BASE, "--source", str(project), "--lastmod", "none"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "no .docusaurus/ in" in done.stderr and "`docusaurus build` writes it" in done.stderr

@@ -87,7 +87,8 @@ def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str, *,
          newest(dates, row.source, row.parts) is None}  # only asked where it may matter
     floor_notes, floor_warnings = _floor(old, rows, undated, found, base, unlisted, generator,
                                          settings_values["report"])
-    notes += _unsourced_note(unsourced, settings_values) + _mapped_note(sources) + dates.notes
+    notes += sources.notes + _unsourced_note(unsourced, settings_values) + _mapped_note(sources)
+    notes += dates.notes
     notes += language_notes + floor_notes + replaced + _map_artifacts(map_file, out)
     outcome.infos[1:1] = notes
     outcome.warnings[:0] = warnings + floor_warnings + dates.warnings

@@ -20,7 +20,7 @@ def detect(source: Path, generator: str) -> Layout | None:
     if not any((source / name).is_file() for name in CONFIGS):
         return None
     return Layout("Docusaurus", source, candidates,
-                  known=lambda built: route_metadata(source, built.base_path))
+                  known=lambda built: route_metadata(source, built.base_path, built.notes))
 
 
 def candidates(path: str) -> list[str]:
@@ -31,11 +31,14 @@ def candidates(path: str) -> list[str]:
     return [n + suffix for n in names for suffix in PAGE_SUFFIXES]
 
 
-def route_metadata(source: Path, base_path: str) -> dict[str, list[Known]]:
+def route_metadata(source: Path, base_path: str, notes: list[str]) -> dict[str, list[Known]]:
     """URL key -> source, from every plugin's metadata files. ``base_path`` is the
     path of the base URL (``/`` or Docusaurus' ``baseUrl``), which permalinks carry."""
     found: dict[str, list[Known]] = {}
     root = source / ".docusaurus"
+    if not root.is_dir():
+        notes.append(f"no .docusaurus/ in {source} (`docusaurus build` writes it): docs and "
+                     "blog pages map only by their edit links")
     for folder, _, files in os.walk(root):
         for name in files:
             if not name.endswith(".json") or name.startswith("__"):

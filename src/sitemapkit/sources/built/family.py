@@ -29,11 +29,13 @@ class Known:
 @dataclass(frozen=True)
 class Built:
     """What a family's ``known`` reads against: the output directory, the base URL's
-    path (permalinks carry it) and every page's ``url_key``."""
+    path (permalinks carry it) and every page's ``url_key``; ``notes`` takes what it
+    could not read, so a fallback to the layout rules is never silent."""
 
     out: Path
     base_path: str
     keys: frozenset[str]
+    notes: list[str] = field(default_factory=list)  # what the family could not read, said
 
 
 def _none(path: str) -> list[str]:

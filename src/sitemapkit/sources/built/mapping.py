@@ -22,6 +22,7 @@ class Sources:
     files: dict[str, str] = field(default_factory=dict)  # page path -> source ("" none)
     parts: dict[str, tuple[str, ...]] = field(default_factory=dict)
     conflicts: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what the generator's records lacked
     by_map: int = 0
     by_generator: int = 0
     by_edit_link: int = 0
@@ -41,10 +42,10 @@ def find_sources(pages: list[BuiltPage], out: Path, base: str, layout: Layout | 
     root = source.resolve() if source is not None else Path.cwd() if map_file else None
     mapped = read_map(map_file) if map_file is not None else {}
     keys = {page.path: page_key(page, base) for page in pages}
-    known = layout.known(Built(out, unquote(urlsplit(base).path), frozenset(keys.values()))) \
-        if layout and layout.known else {}
+    built = Built(out, unquote(urlsplit(base).path), frozenset(keys.values()))
+    known = layout.known(built) if layout and layout.known else {}
     exists = _Listing(os.path.realpath(layout.content)) if layout else None
-    result = Sources()
+    result = Sources(notes=built.notes)
     for page in pages:
         given = mapped.get(page.url) or mapped.get(page.path)
         recorded = _distinct(known.get(keys[page.path], []))

@@ -21,7 +21,7 @@ def detect(source: Path, generator: str) -> Layout | None:
     if not (source / "conf.py").is_file():
         return None
     return Layout("Sphinx", source, candidates, generated=GENERATED,
-                  known=lambda built: environment_pages(built.out, source))
+                  known=lambda built: environment_pages(built.out, source, built.notes))
 
 
 def candidates(path: str) -> list[str]:
@@ -41,12 +41,14 @@ def find_environment(out: Path, source: Path) -> Path | None:
     return None
 
 
-def environment_pages(out: Path, source: Path) -> dict[str, list[Known]]:
+def environment_pages(out: Path, source: Path, notes: list[str]) -> dict[str, list[Known]]:
     """URL key -> the document's source and its recorded dependencies (includes,
     literalinclude, images), for both builders' URL shapes. Unpickling needs Sphinx,
     which built the site; without it, or for an unreadable file, the layout rules do."""
     pickled = find_environment(out, source)
     if pickled is None:
+        notes.append(f"no Sphinx environment (.doctrees/environment.pickle) in {out} or beside "
+                     "it: pages map by file name, and their includes do not count")
         return {}
     try:
         with open(pickled, "rb") as fh:
@@ -60,7 +62,9 @@ def environment_pages(out: Path, source: Path) -> dict[str, list[Known]]:
                  for d in docs}
         deps = {d: tuple(os.path.join(srcdir, os.fspath(p)) for p in env.dependencies.get(d, ()))
                 for d in docs}
-    except Exception:  # another Sphinx's pickle: the layout decides
+    except Exception as exc:  # another Sphinx's pickle: the layout decides, and says so
+        notes.append(f"cannot read the Sphinx environment {pickled} ({type(exc).__name__}: "
+                     f"{exc}): pages map by file name, and their includes do not count")
         return {}
     dirhtml = not any((out / (d + ".html")).is_file() for d in docs[:50]
                       if not d.endswith("index"))
