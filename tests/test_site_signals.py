@@ -243,3 +243,28 @@ def test_docusaurus_without_its_build_metadata_is_a_note(tmp_path):
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "no .docusaurus/ in" in done.stderr and "`docusaurus build` writes it" in done.stderr
+
+
+def test_an_unreadable_generator_sitemap_is_a_warning_not_silence(tmp_path):
+    out = tmp_path / "out"
+    page(out, "index.html")
+    (out / "sitemap.xml").write_text("<urlset><url><loc>broken")
+    done = site(out, "--validate", "strict")
+    assert "cannot read the generator's sitemap sitemap.xml (" in done.stderr
+    assert "what it listed is not compared" in done.stderr and done.returncode == 1
+    assert listed(out) == {""}  # replaced all the same
+
+
+def test_a_git_failure_under_the_edit_links_is_a_warning(tmp_path):
+    repo = Repo(tmp_path / "r")
+    repo.commit("2024-01-10T09:00:00+01:00", {"docs/guide/install.md": "x\n"})
+    (repo.root / ".git/index").write_bytes(b"not an index")
+    out = tmp_path / "out"
+    page(out, "guide/install/index.html", body=f'<a href="{EDIT}docs/guide/install.md" '
+         'rel="edit">e</a>')
+    done = subprocess.run([sys.executable, "-m", "sitemapkit", "site", str(out), "--base-url",
+                           BASE, "--source", str(repo.root), "--cache-dir", ""],
+                          capture_output=True, text=True, timeout=120)
+    assert "git ls-files failed in" in done.stderr and "index" in done.stderr
+    assert "1 pages without a source are not mapped by their edit links" in done.stderr
+    assert "Traceback" not in done.stderr

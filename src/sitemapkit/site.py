@@ -25,7 +25,14 @@ from .publish.pipeline import Outcome, newest, publish_pages
 from .publish.settings import git_options, page_rules, publish_settings, writer_options
 from .rules.urls import normalize_base_url
 from .sources.built import detect
-from .sources.built.compare import differences, possessive, summary, write_report
+from .sources.built.compare import (
+    EXCLUDED,
+    UNSOURCED,
+    differences,
+    possessive,
+    summary,
+    write_report,
+)
 from .sources.built.family import Layout
 from .sources.built.floor import OldSitemap, read_old
 from .sources.built.languages import page_clusters
@@ -69,10 +76,10 @@ def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str, *,
     layout = detect(Path(source), meta) if source is not None else None
     notes, warnings = _scan_notes(found, base)
     pages = [p for p in found.pages if not rules.excluded(p.path)]
-    unlisted = {p.url: (p.path, "excluded") for p in found.pages if rules.excluded(p.path)}
+    unlisted = {p.url: (p.path, EXCLUDED) for p in found.pages if rules.excluded(p.path)}
     sources = find_sources(pages, out, base, layout, Path(source) if source else None,
                            Path(map_file) if map_file else None)
-    warnings += _source_warnings(sources, source, layout)
+    warnings += sources.warnings + _source_warnings(sources, source, layout)
     rows, unsourced = _rows(pages, sources, rules, settings_values, unlisted)
     dates = _dates(rows, settings_values, source, warnings)
     old = read_old(out, str(writer.resolved().filename), base)
@@ -80,16 +87,16 @@ def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str, *,
     generator = layout.family if layout else GENERATOR_NAMES.get(meta, "the generator")
     outcome = publish_pages(rows, dates, settings_values["lastmod"], out, base, writer,
                             settings, started, lambda: _replaced(old, out, generator))
-    replaced = outcome.infos[1:]  # said once the set was live, before validation
+    after_write = outcome.infos[1:]  # replaced files, validation: after the notes below
     del outcome.infos[1:]
     undated = set() if old is None or old.ours or not old.dated else \
         {row.loc for row in rows if settings_values["lastmod"] == "none" or
-         newest(dates, row.source, row.parts) is None}  # only asked where it may matter
+         newest(dates, row.source, row.parts) is None}  # asked only when it gave dates
     floor_notes, floor_warnings = _floor(old, rows, undated, found, base, unlisted, generator,
                                          settings_values["report"])
     notes += sources.notes + _unsourced_note(unsourced, settings_values) + _mapped_note(sources)
     notes += dates.notes
-    notes += language_notes + floor_notes + replaced + _map_artifacts(map_file, out)
+    notes += language_notes + floor_notes + after_write + _map_artifacts(map_file, out)
     outcome.infos[1:1] = notes
     outcome.warnings[:0] = warnings + floor_warnings + dates.warnings
     if settings.validate == "strict" and outcome.warnings:  # --validate strict: they fail
@@ -139,7 +146,7 @@ def _rows(pages: list[BuiltPage], sources: Sources, rules: Any, values: Mapping[
         if not source:
             unsourced += 1
             if values["drop_unsourced"]:
-                unlisted[page.url] = (page.path, "no source file (drop_unsourced)")
+                unlisted[page.url] = (page.path, UNSOURCED)
                 continue
         changefreq, priority = rules.hints(page.path, None)
         rows.append(PageRow(page.url, source, page.path, changefreq, priority,
@@ -207,13 +214,17 @@ def _floor(old: OldSitemap | None, rows: list[PageRow], undated: set[str], found
            report: str | None) -> tuple[list[str], list[str]]:
     """The generator's sitemaps against what was written (nothing to compare with
     when there is none, or it is ours from an earlier run)."""
+    unread = [f"cannot read {possessive(generator)} sitemap {why}: it is replaced, but what "
+              "it listed is not compared" for why in (old.unreadable if old and not old.ours
+                                                      else [])]
     if old is None or old.ours or not old.locs:
-        return [], []
+        return [], unread
     listed = {row.loc: row.label for row in rows}
     found_differences = differences(old, listed, found, base, unlisted, undated)
     if report:
         write_report(report, found_differences)
-    return summary(found_differences, old, generator, len(listed), report)
+    notes, warnings = summary(found_differences, old, generator, len(listed), report)
+    return notes, unread + warnings
 
 
 def _replaced(old: OldSitemap | None, out: Path, generator: str) -> list[str]:

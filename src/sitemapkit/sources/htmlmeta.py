@@ -88,17 +88,18 @@ def _path_key(path: str) -> str:
     return quote(unquote(path or "/"), safe="/:@!$&'()*+,;=~")
 
 
+REDIRECT, NOINDEX, ELSEWHERE = ("redirect stubs", "noindex pages",
+                                "pages with a canonical URL pointing elsewhere")
+LEFT_OUT_REASONS = (REDIRECT, NOINDEX, ELSEWHERE)  # the hosts' info-line wording
+
+
 def left_out(signals: HtmlSignals, loc: str) -> str | None:
-    """Why a rendered page is not a sitemap entry (the hosts' info-line wording), or None."""
+    """Why a rendered page is not a sitemap entry (a LEFT_OUT_REASONS kind), or None."""
     if signals.redirect:
-        return "redirect stubs"
+        return REDIRECT
     if signals.noindex:
-        return "noindex pages"
+        return NOINDEX
     if signals.canonical and signals.canonical != loc and \
             not same_url(urljoin(loc, signals.canonical), loc):
-        return "pages with a canonical URL pointing elsewhere"
+        return ELSEWHERE
     return None
-
-
-LEFT_OUT_REASONS = ("redirect stubs", "noindex pages",
-                    "pages with a canonical URL pointing elsewhere")

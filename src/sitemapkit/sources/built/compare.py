@@ -16,6 +16,8 @@ from .floor import OldSitemap
 from .scan import SINGULAR, Scan, page_identity
 
 NOT_IN_OUTPUT = "no page in the output at this URL"
+EXCLUDED = "excluded (exclude)"
+UNSOURCED = "no source file (drop_unsourced)"
 OTHER_BASE = "outside the base URL"
 SIGNALS = frozenset(SINGULAR)  # a page that says it is not a page: not worse
 
@@ -79,7 +81,7 @@ def summary(found: list[Difference], old: OldSitemap, generator: str, listed: in
                           for reason, n in by_reason.most_common())
         text = f"{len(left):,} of the {len(old.locs):,} URLs {owner} {old.name} listed are left " \
                f"out: {parts}{where}"
-        worse = [d for d in left if d.reason not in SIGNALS and d.reason != "excluded"]
+        worse = [d for d in left if d.reason not in SIGNALS and d.reason != EXCLUDED]
         (warnings if worse else notes).append(text)
     if added:
         verb = "is" if len(added) == 1 else "are"

@@ -12,13 +12,15 @@ import re
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from ..htmltags import start_tags, tokens
+from ...errors import InputError
+from ..htmltags import attributes, raw_tags, tokens
 from .family import url_key
 
 _REPO_PATH = re.compile(r"/(?:-/)?(?:edit|blob|tree|_edit|src/branch|src)/")
 _TEXT_END = re.compile(r"</a\s*>", re.IGNORECASE)
 _TAG = re.compile(r"<[^>]*>")
 _ANCHORS = frozenset({"a"})
+_REPO_NEEDLES = ("/edit/", "/blob/", "/tree/", "/_edit/", "/src/")  # what _REPO_PATH needs
 _SOURCE_SUFFIX = re.compile(r"\.(?:md|mdx|markdown|rst|txt|ipynb|html?|adoc|org)$")
 _INDEX_NAMES = ("index", "_index", "readme", "README")
 
@@ -30,13 +32,14 @@ def edit_link_source(html_path: Path, tracked: set[str], page_key: str,
     ``languages`` the site's language folders (``de`` for ``de/...``)."""
     try:
         text = html_path.read_bytes().decode("utf-8", "replace")
-    except OSError:
-        return None
+    except OSError as exc:  # the scan read its head: a failure now is not a "no link"
+        raise InputError(f"cannot read {html_path}: {exc.strerror or exc}") from None
     if not _REPO_PATH.search(text):
         return None
     marked: list[str] = []
     plain: list[str] = []
-    for _, attrs, end in start_tags(text, _ANCHORS):
+    for _, raw, end in raw_tags(text, _ANCHORS, _REPO_NEEDLES):  # no nav, no body prose
+        attrs = attributes(raw)
         href = attrs.get("href", "")
         if not _REPO_PATH.search(href):
             continue

@@ -29,6 +29,7 @@ class OldSitemap:
     alternates: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
     children: list[Path] = field(default_factory=list)  # an index's files inside the site
     languages: list[Path] = field(default_factory=list)  # language folders' sitemaps
+    unreadable: list[str] = field(default_factory=list)  # "file: why", never compared
     ours: bool = False  # written by sitemapkit (an earlier run): nothing to compare with
 
     @property
@@ -45,7 +46,7 @@ class OldSitemap:
 def read_old(out_dir: Path, name: str, base: str) -> OldSitemap | None:
     """The sitemaps at ``out_dir/name`` and ``out_dir/<language>/name``, following an
     index into files under ``out_dir``. None when there is none; a file that cannot be
-    parsed is skipped (it is replaced all the same)."""
+    parsed is named in ``unreadable`` (it is replaced all the same, but not compared)."""
     found = OldSitemap(name)
     root = out_dir / name
     seen = False
@@ -86,8 +87,10 @@ def _read_file(path: Path, out_dir: Path, base: str, found: OldSitemap,
                         _read_urls(child, found)
         else:
             _read_urls(path, found)
-    except (OSError, ElementTree.ParseError, EOFError):
-        return
+    except (OSError, ValueError, ElementTree.ParseError, EOFError) as exc:
+        top = out_dir.resolve()
+        shown = path.relative_to(top) if path.is_relative_to(top) else path
+        found.unreadable.append(f"{shown} ({exc})")
 
 
 def _parse(path: Path) -> list[ElementTree.Element]:
@@ -105,6 +108,8 @@ def _read_urls(path: Path, found: OldSitemap) -> None:
     if b"<xhtml:link" in data:
         _urls(list(ElementTree.fromstring(data)), found)
         return
+    if b"<urlset" not in data[:4096] or b"</urlset>" not in data[-4096:]:
+        raise ValueError("not a whole urlset: no <urlset> or no </urlset>")  # cut short
     for url in _URL_TEXT.findall(data):
         loc = _LOC_TEXT.search(url)
         if loc:

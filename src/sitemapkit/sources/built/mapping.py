@@ -23,6 +23,7 @@ class Sources:
     parts: dict[str, tuple[str, ...]] = field(default_factory=dict)
     conflicts: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what the generator's records lacked
+    warnings: list[str] = field(default_factory=list)  # git failing under the edit links
     by_map: int = 0
     by_generator: int = 0
     by_edit_link: int = 0
@@ -110,7 +111,11 @@ def _by_edit_links(result: Sources, out: Path, root: Path | None, base: str,
     top = repository_top(root)
     if not todo or top is None:
         return
-    tracked = _tracked(top)
+    tracked, failure = _tracked(top)
+    if failure:
+        result.warnings.append(f"git ls-files failed in {top} ({failure}): {len(todo):,} "
+                               "pages without a source are not mapped by their edit links")
+        return
     languages = frozenset(p.name for p in out.iterdir() if p.is_dir() and
                           LANGUAGE.fullmatch(p.name))
     for page in todo:
@@ -129,7 +134,14 @@ def repository_top(root: Path | None) -> Path | None:
     return None
 
 
-def _tracked(top: Path) -> set[str]:
-    done = subprocess.run(["git", "-c", "core.quotepath=false", "ls-files", "-z"], cwd=top,
-                          capture_output=True, check=False)
-    return set(os.fsdecode(p) for p in done.stdout.split(b"\0") if p)
+def _tracked(top: Path) -> tuple[set[str], str]:
+    """(tracked files, git's error: '' when it worked)."""
+    try:
+        done = subprocess.run(["git", "-c", "core.quotepath=false", "ls-files", "-z"],
+                              cwd=top, capture_output=True, check=False)
+    except OSError as exc:  # no git on PATH
+        return set(), str(exc.strerror or exc)
+    if done.returncode != 0:
+        words = done.stderr.decode(errors="replace").strip().splitlines()
+        return set(), words[-1] if words else f"exit {done.returncode}"
+    return {os.fsdecode(p) for p in done.stdout.split(b"\0") if p}, ""

@@ -18,16 +18,14 @@ from pathlib import Path
 from urllib.parse import quote, urljoin, urlsplit
 
 from ...errors import InputError, UsageError
-from ..htmlmeta import HtmlSignals, html_signals, url_identity
+from ..htmlmeta import ELSEWHERE, NOINDEX, REDIRECT, HtmlSignals, html_signals, url_identity
 
 HEAD_CHUNK = 1 << 13  # most heads end in the first 8 KiB
 HEAD_LIMIT = 1 << 20  # a <head> longer than this is read no further
 _HEAD_END = re.compile(rb"</head\s*>", re.IGNORECASE)
 _DOCUMENT = re.compile(rb"<html[\s>]|<head[\s>]", re.IGNORECASE)
 _PLAIN = re.compile(r"[A-Za-z0-9._~/-]*")  # a path that percent-encoding leaves as it is
-REDIRECT, NOINDEX, ELSEWHERE, NOT_FOUND, FRAGMENT = (
-    "redirect stubs", "noindex pages", "pages with a canonical URL pointing elsewhere",
-    "404 pages", "HTML fragments")
+NOT_FOUND, FRAGMENT = "404 pages", "HTML fragments"  # beside htmlmeta's page signals
 LEFT_OUT = (REDIRECT, NOINDEX, ELSEWHERE, NOT_FOUND, FRAGMENT)
 SINGULAR = {REDIRECT: "redirect stub", NOINDEX: "noindex page", NOT_FOUND: "404 page",
             ELSEWHERE: "page with a canonical URL pointing elsewhere",
