@@ -268,3 +268,50 @@ def test_a_git_failure_under_the_edit_links_is_a_warning(tmp_path):
     assert "git ls-files failed in" in done.stderr and "index" in done.stderr
     assert "1 pages without a source are not mapped by their edit links" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def mixed_output(out: Path) -> None:
+    """Pages of every kind the scan tells apart, in top-level files, nested folders and
+    a hidden folder, so that any split of the work between processes crosses them."""
+    page(out, "index.html", '<meta name="generator" content="Hugo 0.150">')
+    page(out, "top.html", '<link rel=canonical href="https://other.example.org/top.html">')
+    page(out, "404.html")
+    (out / "frag.html").write_text("<div>a fragment</div>")
+    page(out, ".hidden/x.html")
+    for s in range(7):
+        for n in range(5):
+            head = ['<meta name="robots" content="noindex">',
+                    '<meta http-equiv="refresh" content="0; url=/s0/p0/">',
+                    f'<link rel="canonical" href="{BASE}s{s}/p0/">',
+                    f'<link rel="canonical" href="{BASE}s{s}/p{n}">',
+                    '<meta name="generator" content="Hugo 0.150">'][n]
+            page(out, f"s{s}/p{n}/index.html", head)
+        page(out, f"s{s}/deep/er/page.html", f'<link rel="alternate" hreflang="de" '
+             f'href="{BASE}de/s{s}/">')
+
+
+def test_the_scan_split_between_processes_equals_the_scan_in_one(tmp_path, monkeypatch):
+    from sitemapkit.sources.built import scan as scanning
+    out = tmp_path / "out"
+    mixed_output(out)
+    monkeypatch.setattr(scanning, "PARALLEL_UNITS", 10 ** 9)
+    alone = scanning.scan(out, BASE)
+    monkeypatch.setattr(scanning, "PARALLEL_UNITS", 0)
+    monkeypatch.setattr(scanning, "_workers", lambda: 3)
+    split = scanning.scan(out, BASE)
+    assert split == alone
+    assert [p.path for p in alone.pages] == sorted(p.path for p in alone.pages)
+    assert len(alone.pages) == 2 + 7 * 3 and len(alone.left) == 2 + 7 * 3  # p3, p4, deep kept
+    assert alone.generators == {"hugo": 8} and alone.other_base
+
+
+def test_an_unreadable_page_is_named_when_a_worker_reads_it(tmp_path, monkeypatch):
+    from sitemapkit.errors import InputError
+    from sitemapkit.sources.built import scan as scanning
+    out = tmp_path / "out"
+    mixed_output(out)
+    (out / "s3/p1/broken.html").symlink_to(out / "gone.html")
+    monkeypatch.setattr(scanning, "PARALLEL_UNITS", 0)
+    monkeypatch.setattr(scanning, "_workers", lambda: 2)
+    with pytest.raises(InputError, match=r"cannot read .*s3/p1/broken\.html: No such file"):
+        scanning.scan(out, BASE)

@@ -73,11 +73,14 @@ def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str, *,
     rules = page_rules(settings_values)
     found = scan(out, base)
     meta = _generator_meta(found)
-    layout = detect(Path(source), meta) if source is not None else None
+    # absolute once: every source path derives from it, and git dates then take the
+    # paths as they are (a relative one costs an abspath per page, three times over)
+    project = Path(os.path.abspath(source)) if source is not None else None
+    layout = detect(project, meta) if project is not None else None
     notes, warnings = _scan_notes(found, base)
     pages = [p for p in found.pages if not rules.excluded(p.path)]
     unlisted = {p.url: (p.path, EXCLUDED) for p in found.pages if rules.excluded(p.path)}
-    sources = find_sources(pages, out, base, layout, Path(source) if source else None,
+    sources = find_sources(pages, out, base, layout, project,
                            Path(map_file) if map_file else None)
     warnings += sources.warnings + _source_warnings(sources, source, layout)
     rows, unsourced = _rows(pages, sources, rules, settings_values, unlisted)

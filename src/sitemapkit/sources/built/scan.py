@@ -11,10 +11,15 @@ the canonical form is listed (except ``…/index/``, which servers do not serve)
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import re
+import threading
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote, urljoin, urlsplit
 
 from ...errors import InputError, UsageError
@@ -63,12 +68,17 @@ class Scan:
 
 
 def scan(out_dir: Path, base: str) -> Scan:
-    """Every page of ``out_dir`` (in path order) whose URL is under ``base``."""
+    """Every page of ``out_dir`` (in path order) whose URL is under ``base``. A large
+    site is read by one worker process per core (``_workers``): the same result, in
+    the same order, as one process gives."""
     if not out_dir.is_dir():
         raise UsageError(f"{out_dir} is not a directory (give the generator's output "
                          "directory, e.g. site/ or public/)")
     root = os.fspath(out_dir)
-    result = _read(root, base, sorted(_html_files(root)))
+    files, subtrees = _frontier(root)
+    workers = _workers() if len(files) + len(subtrees) >= PARALLEL_UNITS else 1
+    result = _read_parallel(root, base, files, subtrees, workers) if workers > 1 else \
+        _read(root, base, sorted(files + [r for d in subtrees for r in _html_files(root, d)]))
     if not result.pages and not result.left:
         raise UsageError(f"{out_dir} holds no HTML pages; build the site first")
     return result
@@ -96,31 +106,114 @@ def _read(root: str, base: str, rels: list[str]) -> Scan:
     return result
 
 
+# --- one worker per core for a large site ----------------------------------------------
+PARALLEL_UNITS = 2000  # files and folders in the top two levels; fewer: one process
+_FRONTIER_DEPTH = 2  # levels listed before the work is split (Hugo: root, sections)
+_Packed = tuple[list[tuple[Any, ...]], list[tuple[str, str, str, str]],
+                list[tuple[str, str]], dict[str, int]]
+
+
+def _workers() -> int:
+    """Worker processes for the scan: one per usable core, but only where ``fork`` is
+    safe and cheap (a POSIX system, no other thread running in this process that a
+    child would inherit half-way); otherwise 1, and the scan runs here."""
+    if "fork" not in multiprocessing.get_all_start_methods() or \
+            threading.active_count() != 1:
+        return 1
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, 8))
+
+
+def _frontier(root: str) -> tuple[list[str], list[str]]:
+    """(pages in the top levels, folders below them left to walk): what is split
+    between the workers. Hidden folders are skipped, as in ``_html_files``."""
+    files: list[str] = []
+    level = [""]
+    for _ in range(_FRONTIER_DEPTH):
+        below: list[str] = []
+        for rel_dir in level:
+            found, folders = _list(root, rel_dir)
+            files += found
+            below += folders
+        level = below
+    return files, sorted(level)
+
+
+def _read_parallel(root: str, base: str, files: list[str], subtrees: list[str],
+                   workers: int) -> Scan:
+    """``_read`` over stripes of the work in ``workers`` forked processes; each returns
+    plain tuples (a dataclass pickles ten times slower), merged here in path order."""
+    files = sorted(files)
+    context = multiprocessing.get_context("fork")
+    try:
+        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+            packed = list(pool.map(_read_stripe, [root] * workers, [base] * workers,
+                                   [files[i::workers] for i in range(workers)],
+                                   [subtrees[i::workers] for i in range(workers)]))
+    except BrokenProcessPool:  # a worker killed (memory): the same work, here
+        return _read(root, base, sorted(files + [r for d in subtrees
+                                                 for r in _html_files(root, d)]))
+    result = Scan()
+    for pages, left, other_base, generators in packed:
+        result.pages += [BuiltPage(path, url, HtmlSignals(*signals))
+                         for path, url, *signals in pages]
+        result.left += [LeftOut(*item) for item in left]
+        result.other_base += other_base
+        for name, n in generators.items():
+            result.generators[name] = result.generators.get(name, 0) + n
+    result.pages.sort(key=lambda page: page.path)
+    result.left.sort(key=lambda item: item.path)
+    result.other_base.sort()
+    return result
+
+
+def _read_stripe(root: str, base: str, files: list[str], subtrees: list[str]) -> _Packed:
+    """One worker's share: its top-level pages and the pages under its folders."""
+    found = _read(root, base, sorted(files + [r for d in subtrees
+                                              for r in _html_files(root, d)]))
+    pages = [(p.path, p.url, p.signals.noindex, p.signals.canonical, p.signals.redirect,
+              p.signals.alternates, p.signals.generator) for p in found.pages]
+    left = [(i.path, i.url, i.reason, i.detail) for i in found.left]
+    return pages, left, found.other_base, found.generators
+
+
 def _detail(reason: str, signals: HtmlSignals) -> str:
     return signals.canonical or "" if reason == ELSEWHERE else ""
 
 
-def _html_files(root: str) -> list[str]:
-    """Relative paths of the .html files; hidden folders skipped (one ``scandir`` per
-    directory, no per-file stat). A folder with no pages simply yields none."""
+def _html_files(root: str, top: str = "") -> list[str]:
+    """Relative paths of the .html files under ``top``; hidden folders skipped (one
+    ``scandir`` per directory, no per-file stat). A folder with no pages yields none."""
     found: list[str] = []
-    stack = [""]
+    stack = [top]
     while stack:
-        rel_dir = stack.pop()
-        try:
-            entries = list(os.scandir(os.path.join(root, rel_dir) if rel_dir else root))
-        except OSError as exc:
-            raise InputError(f"cannot read {os.path.join(root, rel_dir)}: "
-                             f"{exc.strerror or exc}") from None
-        for entry in entries:
-            name = entry.name
-            rel = rel_dir + "/" + name if rel_dir else name
-            if entry.is_dir():
-                if not name.startswith("."):
-                    stack.append(rel)
-            elif name.endswith((".html", ".htm")):
-                found.append(rel)
+        files, folders = _list(root, stack.pop())
+        found += files
+        stack += folders
     return found
+
+
+def _list(root: str, rel_dir: str) -> tuple[list[str], list[str]]:
+    """(.html files, folders not hidden) directly in ``rel_dir``, relative to root."""
+    try:
+        entries = list(os.scandir(os.path.join(root, rel_dir) if rel_dir else root))
+    except OSError as exc:
+        raise InputError(f"cannot read {os.path.join(root, rel_dir)}: "
+                         f"{exc.strerror or exc}") from None
+    files: list[str] = []
+    folders: list[str] = []
+    for entry in entries:
+        name = entry.name
+        rel = rel_dir + "/" + name if rel_dir else name
+        if entry.is_dir():
+            if not name.startswith("."):
+                folders.append(rel)
+        elif name.endswith((".html", ".htm")):
+            files.append(rel)
+    return files, folders
 
 
 def read_head(path: str | os.PathLike[str]) -> bytes:
