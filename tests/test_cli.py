@@ -33,7 +33,7 @@ def test_text_input(tmp_path, twin_env):
     assert done.returncode == 0, done.stderr
     line = done.stdout.strip()
     assert line.startswith("3 URLs in 1 shard, 0 skipped, 0 duplicates -> ")
-    assert line.endswith(" s)") and "sitemap.xml" in line
+    assert line.endswith(" s; gzip: zlib-ng level 6)") and "sitemap.xml" in line
     assert read_set(tmp_path / "out", BASE).locs == [BASE + "a", BASE + "b%20c", BASE + "%C3%BC"]
 
 

@@ -147,7 +147,7 @@ def test_every_option_has_one_line_of_help_with_its_default(command):
     shown = cli(command, "--help").stdout
     assert "``" not in shown and ":term:" not in shown
     if command == "write":
-        assert "(default: 50000)" in shown and "(default: zlib)" in shown
+        assert "(default: 50000)" in shown and "(default: auto)" in shown
     assert "``" not in cli("--help").stdout
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import gzip
 import json
 from pathlib import Path
@@ -200,6 +201,47 @@ def test_a_fast_backend_without_a_level_takes_its_closest_to_zlib_6(tmp_path):
                           "zlib-ng", "--gzip-level", "10"], capture_output=True, text=True)
     assert bad.returncode == 2 and "its levels are 0 to 9 (6 is the one closest to zlib 6" in \
         bad.stderr
+
+
+def realistic(n: int) -> list[dict[str, str]]:
+    """Docs-shaped rows: nested paths, some escaping and non-ASCII, a lastmod each."""
+    return [{"loc": f"{BASE}docs/v{i % 7}/section-{i % 97}/page-{i}/?tab=a&lang=über",
+             "lastmod": f"2024-{1 + i % 12:02d}-{1 + i % 28:02d}"} for i in range(n)]
+
+
+def test_the_default_gzip_is_zlib_ng_when_installed_within_1_percent_of_zlib_6(impl, tmp_path):
+    rows = realistic(20_000)
+    auto = impl.write(rows, tmp_path / "auto", BASE, max_urls=10_000)
+    zlib6 = impl.write(rows, tmp_path / "zlib", BASE, max_urls=10_000, gzip_backend="zlib")
+    impl.write(rows, tmp_path / "ng", BASE, max_urls=10_000, gzip_backend="zlib-ng",
+               gzip_level=6)
+    assert auto.gzip == "gzip: zlib-ng level 6" and "; gzip: zlib-ng level 6)" in auto.summary()
+    assert zlib6.gzip == "gzip: zlib level 6"
+    for name in auto.shard_files:  # the resolved backend's own bytes: reproducible
+        assert (tmp_path / "auto" / name).read_bytes() == (tmp_path / "ng" / name).read_bytes()
+    size = sum((tmp_path / "auto" / n).stat().st_size for n in auto.shard_files)
+    reference = sum((tmp_path / "zlib" / n).stat().st_size for n in zlib6.shard_files)
+    assert abs(size - reference) <= reference // 100, (size, reference)
+    assert read_set(tmp_path / "auto", BASE).locs == read_set(tmp_path / "zlib", BASE).locs
+
+
+def test_the_default_gzip_without_zlib_ng_is_zlib(impl, tmp_path, monkeypatch):
+    import sys
+
+    from sitemapkit.write import compress
+    for name in ("zlib_ng", "zlib_ng.zlib_ng"):  # as if the 'fast' extra were absent
+        monkeypatch.setitem(sys.modules, name, None)
+    monkeypatch.setattr(compress, "_importable", functools.lru_cache(None)(
+        compress._importable.__wrapped__))
+    rows = realistic(300)
+    auto = impl.write(rows, tmp_path / "auto", BASE, max_urls=100)
+    zlib6 = impl.write(rows, tmp_path / "zlib", BASE, max_urls=100, gzip_backend="zlib",
+                       gzip_level=6)
+    assert auto.gzip == "gzip: zlib level 6"
+    assert [(tmp_path / "auto" / n).read_bytes() for n in auto.shard_files] == \
+        [(tmp_path / "zlib" / n).read_bytes() for n in zlib6.shard_files]
+    with pytest.raises(ConfigError, match="needs the 'fast' extra"):
+        impl.write(rows, tmp_path / "x", BASE, gzip_backend="zlib-ng")
 
 
 def test_custom_names(impl, out):

@@ -125,9 +125,10 @@ OPTIONS: tuple[Option, ...] = (
        section="output"),
     _o("max_bytes", DEFAULT_MAX_BYTES, f"uncompressed byte cap per file (at most {MAX_BYTES})",
        ALL, section="output"),
-    _o("gzip_level", None, "compression level (default: 6 for zlib, the level closest in "
-       "size for isal)", ALL, int, NONE, section="output"),
-    _o("gzip_backend", "zlib", "gzip implementation; isal and zlib-ng need the 'fast' extra",
+    _o("gzip_level", None, "compression level (default: 6 for zlib and zlib-ng, the level "
+       "closest in size for isal)", ALL, int, NONE, section="output"),
+    _o("gzip_backend", "auto", "gzip implementation: auto is zlib-ng when installed (the "
+       "'fast' extra), else zlib; isal and zlib-ng need the 'fast' extra",
        (CLI, SITE), str, choices=BACKENDS, section="output"),
     _o("index_filename", None, "index file name when sharded (default: the entry point; "
        "sitemap-index.xml for text sitemaps)", (CLI,), str, NONE, section="output"),

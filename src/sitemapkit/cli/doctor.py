@@ -26,6 +26,7 @@ def run(args: argparse.Namespace) -> int:
     import shutil
 
     from ..sources.gitlog import git_check
+    from ..write.compress import DEFAULT_LEVEL, description, resolve_backend
 
     git = shutil.which("git")
     git_version = "not found (lastmod needs git)"
@@ -35,6 +36,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"sitemapkit {__version__}: {build_description()}")
     print(f"python {platform.python_version()} ({sys.executable})")
     print(f"git: {git_version}")
+    backend = resolve_backend("auto")
+    print(f"{description(backend, DEFAULT_LEVEL[backend])} (what --gzip-backend auto, the "
+          "default, uses here)")
     for name in OPTIONAL:
         try:
             found = importlib.metadata.version(name)

@@ -129,7 +129,7 @@ def summary_line(result: WriteResult, dated: int, started: float) -> str:
     build = "" if USE_EXTENSIONS else "; pure-Python build (the C accelerator is not active)"
     return (f"{count(result.url_count, 'URL')} in {count(result.shard_count, 'shard')}, "
             f"{dated:,} with lastmod -> {shown_path(result.out_dir / result.entry_point)} "
-            f"({time.perf_counter() - started:.2f} s){build}")
+            f"({time.perf_counter() - started:.2f} s{result.gzip_suffix()}){build}")
 
 
 def _validate(out: Path, base: str, settings: PublishSettings, outcome: Outcome) -> None:

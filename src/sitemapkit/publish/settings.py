@@ -15,7 +15,6 @@ from ..sources.pages import PageRules
 
 if TYPE_CHECKING:
     from ..sources.gitdates import GitOptions
-from ..write.compress import DEFAULT_LEVEL
 from ..write.options import WriterOptions
 from .notify import IndexNowOptions, load_key
 
@@ -40,8 +39,6 @@ def writer_options(values: Mapping[str, Any], **more: Any) -> WriterOptions:
     """WriterOptions from option values; None means the writer's own default."""
     given = {k: v for k, v in values.items() if k in _WRITER_FIELDS and v is not None}
     given |= more
-    backend = str(given.get("gzip_backend", "zlib"))
-    given.setdefault("gzip_level", DEFAULT_LEVEL.get(backend, DEFAULT_LEVEL["zlib"]))
     if values.get("skip_invalid"):
         given["on_invalid"] = "skip"
     return WriterOptions(**given)

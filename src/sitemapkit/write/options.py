@@ -23,7 +23,7 @@ from ..protocol import (
     TEXT_INDEX_FILENAME,
 )
 from ..rules.urls import normalize_base_url
-from .compress import check_level
+from .compress import DEFAULT_LEVEL, check_level, resolve_backend
 from .output import check_file_name
 
 
@@ -39,8 +39,8 @@ class WriterOptions:
     shard_pattern: str | None = None  # sitemap-{number:05d}-{digest}.xml.gz
     extra_index_pattern: str = EXTRA_INDEX_PATTERN
     gzip_copy: bool = True  # single-file sets also get filename + ".gz"
-    gzip_level: int = 6
-    gzip_backend: str = "zlib"
+    gzip_level: int | None = None  # None: the backend's level closest to zlib 6's size
+    gzip_backend: str = "auto"  # zlib-ng when installed, else zlib (compress.resolve_backend)
     on_invalid: Literal["error", "skip"] = "error"
     workers: int | None = None
     fsync: bool = True
@@ -49,14 +49,24 @@ class WriterOptions:
     follow_symlink: bool = False  # allow an output directory that is a symlink
     changes_file: str | None = None  # per-URL lastmod record: enables WriteResult.changes
 
+    @property
+    def level(self) -> int:
+        """The gzip level, once ``resolved()`` has filled the backend's default in."""
+        assert self.gzip_level is not None, "resolved() fills gzip_level in"
+        return self.gzip_level
+
     def resolved(self) -> WriterOptions:
         """Fill defaults that depend on the format and check every value."""
         if self.format not in DEFAULT_FILENAME:
             raise ConfigError(f"format must be 'xml' or 'text', not {self.format!r}")
         text = self.format == "text"
         ext = "txt" if text else "xml"
+        backend = resolve_backend(self.gzip_backend)
         opts = replace(
             self,
+            gzip_backend=backend,
+            gzip_level=DEFAULT_LEVEL.get(backend, 6) if self.gzip_level is None
+            else self.gzip_level,
             filename=self.filename or DEFAULT_FILENAME[self.format],
             shard_pattern=self.shard_pattern or DEFAULT_SHARD_PATTERN % ext,
             # gzip threads: two keep both cores of a small machine busy beside the
@@ -84,7 +94,7 @@ class WriterOptions:
         if self.workers is not None and (not isinstance(self.workers, int) or self.workers < 1):
             raise bad(f"workers must be a positive integer, not {self.workers!r}")
         try:
-            check_level(self.gzip_backend, self.gzip_level)
+            check_level(self.gzip_backend, self.level)
             for what, name in (("filename", self.filename),
                                ("index_filename", self.index_filename)):
                 check_file_name(str(name), what)

@@ -34,6 +34,7 @@ class WriteResult:
     location: str | None = None  # an fsspec URL or directory, for partitioned sets
     examples: list[str] = field(default_factory=list)  # partitioned: skipped and duplicates
     retained: list[str] = field(default_factory=list)  # previous shards kept one more commit
+    gzip: str = ""  # "gzip: zlib-ng level 6" (compress.description); "" for partitioned sets
 
     def url(self, name: str) -> str:
         """A written file's URL: names come from options, so percent-encoded like a loc."""
@@ -42,7 +43,11 @@ class WriteResult:
     def summary(self) -> str:
         return (f"{count(self.url_count, 'URL')} in {count(self.shard_count, 'shard')}, "
                 f"{self.skipped_count:,} skipped, {count(self.duplicate_count, 'duplicate')} "
-                f"-> {self._shown_entry_point()} ({self.elapsed:.2f} s)")
+                f"-> {self._shown_entry_point()} ({self.elapsed:.2f} s{self.gzip_suffix()})")
+
+    def gzip_suffix(self) -> str:
+        """The summary line's '; gzip: zlib-ng level 6', or nothing."""
+        return f"; {self.gzip}" if self.gzip else ""
 
     def _shown_entry_point(self) -> str:
         if self.location and "://" in self.location:

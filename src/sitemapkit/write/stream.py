@@ -24,7 +24,7 @@ from ..rules.model import EntryError, Normalized
 from ..sources.partitions import entry_loc
 from . import output
 from .changes import LastmodRecord
-from .compress import content_digest, gzip_bytes
+from .compress import content_digest, description, gzip_bytes
 from .options import WriterOptions
 from .result import WriteResult
 
@@ -80,7 +80,8 @@ class ShardStream:
         self.clusters = ClusterCheck(impl.LocSet(values=True), prefix)
         self.line_alternates: bytes | None = None  # of the line being parsed in Python
         self.result = WriteResult(out_dir, str(opts.filename), [], [], [], 0, 0,
-                                  base_url=prefix)
+                                  base_url=prefix, gzip=description(
+                                      opts.gzip_backend, opts.level))
 
     def stream(self, entries: Iterable[object] | LineSource) -> None:
         """Feed every entry (or every line of a line source); close the last shard."""
@@ -193,7 +194,7 @@ class ShardStream:
 
     def _store(self, data: bytes) -> tuple[Path, str]:
         """Worker thread: gzip one shard into a temp file; return it and a content digest."""
-        gz = gzip_bytes(data, self.opts.gzip_level, self.opts.gzip_backend)
+        gz = gzip_bytes(data, self.opts.level, self.opts.gzip_backend)
         return self.write_temp(gz, "shard.gz"), content_digest(gz)
 
     def write_temp(self, data: bytes, name: str) -> Path:
