@@ -44,7 +44,7 @@ def cython_extensions() -> list[Extension]:
     from Cython.Build import cythonize  # ImportError -> pure build
 
     ext = Extension(
-        "sitemapkit._urlset_c",
+        "sitemapkit._urlset._urlset_c",
         ["ext/_urlset_c.pyx"],
         extra_compile_args=["-O2"] if sys.platform != "win32" else [],
     )
@@ -82,7 +82,7 @@ def main() -> None:
         setup(ext_modules=[])
         say("* Pure Python build * (see the warning above)")
     else:
-        say("* Accelerated build * (sitemapkit._urlset_c compiled)")
+        say("* Accelerated build * (sitemapkit._urlset._urlset_c compiled)")
 
 
 main()

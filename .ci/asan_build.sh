@@ -19,7 +19,7 @@ rm -rf "$OUT"
 CC="$CLANG" LDSHARED="$CLANG -shared" CFLAGS="$FLAGS" LDFLAGS="-fsanitize=address,undefined" \
     SITEMAPKIT_REQUIRE_EXTENSIONS=1 PIP_DISABLE_PIP_VERSION_CHECK=1 \
     "${PYTHON:-.venv/bin/python}" -m pip install -q --no-deps --no-compile --target "$OUT" . >&2
-ls "$OUT"/sitemapkit/_urlset_c*.so >/dev/null
+ls "$OUT"/sitemapkit/_urlset/_urlset_c*.so >/dev/null
 RUNTIME=$("$CLANG" -print-file-name=libclang_rt.asan-x86_64.so)
 echo "export PYTHONPATH=$(cd "$OUT" && pwd)"
 echo "export SITEMAPKIT_ASAN_RUNTIME=$RUNTIME"

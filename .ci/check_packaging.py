@@ -1,7 +1,7 @@
 """sdist -> wheel must carry the compiled twin; the fallbacks must behave.
 
 1. The sdist ships ext/_urlset_c.pyx and no generated C.
-2. A wheel built from that sdist contains sitemapkit/_urlset_c*.so, and works.
+2. A wheel built from that sdist contains sitemapkit/_urlset/_urlset_c*.so, and works.
 3. SITEMAPKIT_NO_EXTENSIONS=1 builds a pure wheel.
 4. A failing compiler (CC=false) still gives a pure wheel, with a loud warning.
 5. ...unless SITEMAPKIT_REQUIRE_EXTENSIONS=1, which makes it an error.
@@ -52,6 +52,10 @@ def main() -> None:
 
         done, wheel = wheel_from(sdist, t / "c", env={"SITEMAPKIT_REQUIRE_EXTENSIONS": "1"})
         assert wheel and has_extension(wheel), "wheel from sdist lacks the extension"
+        inside = zipfile.ZipFile(wheel).namelist()
+        hot = [n for n in inside if n.startswith("sitemapkit/_urlset/")]
+        assert any(n.endswith("_urlset_c.pyi") for n in hot) and \
+            any("_urlset_c" in n and n.endswith((".so", ".pyd")) for n in hot), hot
         print("ok: wheel from sdist has the extension:", wheel.name)
         venv = t / "venv"
         run(sys.executable, "-m", "venv", str(venv))

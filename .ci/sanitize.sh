@@ -23,7 +23,7 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 PYTHONMALLOC=malloc
 
 echo "-- twin and property tests on the sanitizer build"
 LD_PRELOAD="$SITEMAPKIT_ASAN_RUNTIME" "$PY" -c \
-    "import sitemapkit, sitemapkit._urlset_c as c; assert sitemapkit.USE_EXTENSIONS and \
+    "import sitemapkit, sitemapkit._urlset._urlset_c as c; assert sitemapkit.USE_EXTENSIONS and \
 'build/asan' in c.__file__, c.__file__; print('sanitizer build:', c.__file__)"
 LD_PRELOAD="$SITEMAPKIT_ASAN_RUNTIME" "$PY" -m pytest -q -p no:cacheprovider \
     tests/test_hot_unit.py tests/test_line_reader.py tests/test_line_alternates.py \

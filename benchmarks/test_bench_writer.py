@@ -70,7 +70,7 @@ def test_e2e_baseline(benchmark, entries, out_dir, name):
 
 def test_gzip_only_one_thread(benchmark, entries):
     """Compressing exactly sitemapkit's uncompressed bytes, one thread, same level."""
-    from sitemapkit import _urlset_c
+    from sitemapkit._urlset import _urlset_c
 
     shards = serialize_all(_urlset_c, entries)
     benchmark.group = "end-to-end"
@@ -88,7 +88,7 @@ def _closest_zlib_level(sample: bytes, isal_level: int) -> tuple[int, float, flo
 
 
 def test_fast_extra_against_naive_at_same_ratio(benchmark, entries, out_dir):
-    from sitemapkit import _urlset_c
+    from sitemapkit._urlset import _urlset_c
 
     sample = serialize_all(_urlset_c, entries[:50_000])[0]
     level, isal_ratio, zlib_ratio = _closest_zlib_level(sample, 1)

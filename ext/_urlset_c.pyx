@@ -154,6 +154,7 @@ def count_lines(bytes data):
 
 
 include "_crc32.pxi"
+include "_blake2b.pxi"
 
 
 cdef inline int64_t _days_from_civil(int64_t y, int64_t m, int64_t d) noexcept:
@@ -977,6 +978,11 @@ cdef class UrlsetBuffer:
     cdef const char* alt_at    # the current line's alternates bytes (NULL: none)
     cdef Py_ssize_t alt_len
     cdef readonly object slow_alternates
+    cdef bint keyed            # key_locs(): keep each added URL's _loc_key
+    cdef int64_t* keys
+    cdef Py_ssize_t nkeys, keys_cap
+    cdef int64_t* drop         # ascending keys answered DUPLICATE
+    cdef Py_ssize_t ndrop
 
     def __cinit__(self, str prefix, Py_ssize_t max_urls, Py_ssize_t max_bytes, LocSet seen,
                   int64_t future_limit, bint text=False, bint record=False):
@@ -998,6 +1004,10 @@ cdef class UrlsetBuffer:
         self.alt_at = NULL
         self.alt_len = 0
         self.slow_alternates = None
+        self.keyed = False
+        self.keys = NULL
+        self.drop = NULL
+        self.nkeys = self.keys_cap = self.ndrop = 0
         self.cap = 1 << 16
         self.buf = <char*>malloc(self.cap)
         if self.buf == NULL:
@@ -1006,6 +1016,59 @@ cdef class UrlsetBuffer:
 
     def __dealloc__(self):
         free(self.buf)
+        free(self.keys)
+        free(self.drop)
+
+    def key_locs(self, drop=b""):
+        """As ``_urlset_py.UrlsetBuffer.key_locs``."""
+        cdef Py_ssize_t n, i
+        cdef int64_t* table = NULL
+        if type(drop) is not bytes or len(drop) % 8:
+            raise ValueError("key_locs: drop is array('q') bytes (8 bytes a key)")
+        n = len(drop) // 8
+        if n:
+            table = <int64_t*>malloc(n * 8)
+            if table == NULL:
+                raise MemoryError()
+            memcpy(table, PyBytes_AS_STRING(drop), n * 8)  # aligned, whatever the bytes
+            for i in range(n - 1):
+                if table[i] >= table[i + 1]:
+                    free(table)
+                    raise ValueError("key_locs: the drop keys must be ascending and distinct")
+        free(self.drop)
+        self.drop, self.ndrop = table, n
+        self.nkeys = 0
+        self.keyed = True
+
+    def take_keys(self):
+        """As ``_urlset_py.UrlsetBuffer.take_keys``."""
+        cdef bytes out = PyBytes_FromStringAndSize(<const char*>self.keys, self.nkeys * 8) \
+            if self.nkeys else b""
+        self.nkeys = 0
+        return out
+
+    cdef bint _dropped(self, int64_t key) noexcept:
+        cdef Py_ssize_t lo = 0, hi = self.ndrop, mid
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if self.drop[mid] < key:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo < self.ndrop and self.drop[lo] == key
+
+    cdef int _keep_key(self, int64_t key) except -1:
+        cdef Py_ssize_t cap
+        cdef int64_t* grown
+        if self.nkeys == self.keys_cap:
+            cap = self.keys_cap * 2 if self.keys_cap else 4096
+            grown = <int64_t*>realloc(self.keys, cap * 8)
+            if grown == NULL:
+                raise MemoryError()
+            self.keys, self.keys_cap = grown, cap
+        self.keys[self.nkeys] = key
+        self.nkeys += 1
+        return 0
 
     def reset(self):
         """Start the next shard (the seen-URL set and ``consumed`` carry on)."""
@@ -1093,6 +1156,7 @@ cdef class UrlsetBuffer:
         cdef char* w
         cdef object lang, href
         cdef Py_hash_t lh
+        cdef int64_t pk
         if self.text:
             size = ln + 1
         else:
@@ -1148,6 +1212,11 @@ cdef class UrlsetBuffer:
             w = _put(w, b"</url>\n", 7)
         if not self.seen.add_hash(<uint64_t>(1 if lh == 0 else lh)):
             return DUPLICATE_  # ... and left there, uncounted, when it repeats a URL
+        if self.keyed:
+            pk = <int64_t>_loc_key(l, ln)
+            if self.ndrop and self._dropped(pk):
+                return DUPLICATE_  # an earlier partition has it: counted as a repeat
+            self._keep_key(pk)
         if alternates:
             self.xhtml = True
         self.size += size

@@ -111,12 +111,12 @@ def _expected_tables() -> tuple[bytes, bytes, bytes]:
 
 @pytest.mark.c_extension
 def test_c_tables_are_built_from_protocol_classes():
-    from sitemapkit import _urlset_c
+    from sitemapkit._urlset import _urlset_c
     assert _urlset_c._tables() == _expected_tables()
 
 
 def test_pure_twin_uses_the_same_classes():
-    from sitemapkit import _canonical_py
+    from sitemapkit._urlset import _canonical_py
     assert _canonical_py._ENCODE == frozenset(protocol.URL_ENCODED)
     assert _canonical_py._CANONICAL_TAIL.pattern == protocol.canonical_tail_pattern()
     assert not set(protocol.URL_KEPT) & set(protocol.URL_ENCODED)
@@ -200,3 +200,46 @@ def test_readme_options_table_is_generated_from_the_declarations():
     assert table.group(1) == markdown_table(), \
         "regenerate it with: python -m sitemapkit.options"
     assert len({o.name for o in OPTIONS}) == len(OPTIONS)
+
+
+HOT_UNIT = {"__init__.py", "_urlset_py.py", "_canonical_py.py", "_rows_py.py", "_scan_py.py",
+            "_locset_py.py", "_urlset_c.pyi"}
+
+
+def test_the_hot_unit_is_one_package_and_the_root_shows_the_public_surface():
+    package = SRC / "_urlset"
+    assert HOT_UNIT <= {p.name for p in package.iterdir()}
+    private_at_root = {p.name for p in SRC.glob("_*.py")} - {"__init__.py", "__main__.py"}
+    assert private_at_root <= {"_compat.py", "_display.py"}, private_at_root
+    assert not list(SRC.glob("*.pyi")) and not list(SRC.glob("_urlset_c*.so"))
+    from sitemapkit import _urlset
+    if _urlset.USE_EXTENSIONS:
+        assert _urlset.UrlsetBuffer.__module__ == "sitemapkit._urlset._urlset_c"
+
+
+def _imports(path: Path) -> set[str]:
+    """The modules a file imports, resolved to absolute dotted names (TYPE_CHECKING too)."""
+    package = ".".join(path.relative_to(SRC.parent).with_suffix("").parts[:-1])
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            base = package.rsplit(".", node.level - 1)[0] if node.level else ""
+            found.add(".".join(p for p in (base, node.module or "") if p))
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return found
+
+
+def test_no_module_outside_the_hot_unit_is_imported_by_it_and_imports_it_back():
+    """The hot unit may use protocol and rules; they never import it (no circle)."""
+    hot = {f"sitemapkit._urlset.{p.stem}" if p.stem != "__init__" else "sitemapkit._urlset"
+           for p in (SRC / "_urlset").glob("*.py")} | {"sitemapkit._urlset._urlset_c"}
+    used = set().union(*(_imports(p) for p in (SRC / "_urlset").glob("*.py"))) - hot
+    used = {name for name in used if name.startswith("sitemapkit.")}
+    assert used, "the hot unit's imports were not read"
+    for name in sorted(used):
+        path = SRC.parent / (name.replace(".", "/") + ".py")
+        if not path.exists():
+            path = SRC.parent / name.replace(".", "/") / "__init__.py"
+        back = {m for m in _imports(path) if m.startswith("sitemapkit._urlset")}
+        assert not back, f"{name} imports the hot unit back: {back}"

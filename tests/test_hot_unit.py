@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sitemapkit import UrlEntry
-from sitemapkit._urlset_py import HEAD, HEAD_XHTML, TAIL
+from sitemapkit._urlset._urlset_py import HEAD, HEAD_XHTML, TAIL
 
 P = "https://example.com/docs/"
 NO_FUTURE = 2**40
@@ -400,7 +400,7 @@ def test_value_locset_grows_keeps_values_and_refuses_misuse(impl):
 
 @pytest.mark.c_extension
 def test_value_locset_stays_small():
-    from sitemapkit._urlset_c import LocSet as CLocSet
+    from sitemapkit._urlset._urlset_c import LocSet as CLocSet
 
     table = CLocSet(values=True)
     for i in range(200_000):
@@ -410,7 +410,7 @@ def test_value_locset_stays_small():
 
 @pytest.mark.c_extension
 def test_tagged_locset_stays_small():
-    from sitemapkit._urlset_c import LocSet as CLocSet
+    from sitemapkit._urlset._urlset_c import LocSet as CLocSet
 
     seen = CLocSet(tagged=True)
     for i in range(200_000):
@@ -431,3 +431,74 @@ def test_crc32_of_a_shard_sized_buffer(impl):
     data = bytes(range(256)) * 20_000 + b"tail"
     for wide in (True, False):
         assert impl.module.crc32(data, 0, wide) == zlib.crc32(data)
+
+
+# --- the partition key: a 63-bit BLAKE2b of the emitted loc ---------------------------
+def blake2b_key(data: bytes) -> int:
+    import hashlib
+    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "big") >> 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.one_of(st.binary(max_size=400), st.binary(min_size=127, max_size=129),
+                      st.binary(min_size=255, max_size=257)))
+def test_loc_key_is_hashlibs_blake2b(impl, data):
+    """Every length around the 128-byte block edges, and none: the C compression
+    function against hashlib's."""
+    assert impl.module.loc_key(data) == blake2b_key(data)
+
+
+def keys_of(data: bytes) -> list[int]:
+    from array import array
+    keys = array("q")
+    keys.frombytes(data)
+    return keys.tolist()
+
+
+def test_key_locs_keeps_the_added_urls_keys_and_answers_the_dropped_as_duplicates(impl):
+    from array import array
+    m = impl.module
+    buf = buffer(impl, max_urls=3)
+    assert buf.take_keys() == b""  # not keyed yet
+    drop = sorted(blake2b_key((P + name).encode()) for name in ("b", "zz"))
+    buf.key_locs(array("q", drop).tobytes())
+    assert buf.offer(P + "a") == m.ADDED
+    assert buf.offer(P + "b") == m.DUPLICATE  # an earlier partition's URL
+    assert buf.offer(P + "a") == m.DUPLICATE  # a repeat within this one: no second key
+    assert buf.offer(P + "ü") == m.ADDED  # the emitted (encoded) loc is what is keyed
+    assert buf.add(P + "c", "2024-01-01", None, None, ()) == m.ADDED
+    assert buf.offer(P + "d") == m.FULL  # a full shard keys nothing
+    assert keys_of(buf.take_keys()) == [blake2b_key((P + s).encode())
+                                        for s in ("a", "%C3%BC", "c")]
+    assert buf.take_keys() == b""
+    buf.reset()
+    assert buf.offer(P + "d") == m.ADDED and keys_of(buf.take_keys()) == [
+        blake2b_key((P + "d").encode())]
+    assert body(buf) == f"<url><loc>{P}d</loc></url>\n".encode()
+
+
+@pytest.mark.parametrize("drop", [b"1234567", "text", bytes(16)])
+def test_key_locs_refuses_what_is_not_ascending_packed_keys(impl, drop):
+    with pytest.raises(ValueError, match="key_locs: "):
+        buffer(impl).key_locs(drop)
+
+
+@settings(max_examples=150, deadline=None)
+@given(rows=st.lists(st.sampled_from(["a", "b", "c&d", "ü", "a/b", "x?y=1", "e"]), max_size=30),
+       dropped=st.sets(st.sampled_from(["a", "c&d", "ü", "q"])), text=st.booleans())
+def test_keyed_twins_answer_and_key_alike(both_impls, rows, dropped, text):
+    from array import array
+    drop = array("q", sorted(blake2b_key(P.encode() + quote_tail(d)) for d in dropped))
+    answers, keys, bodies = [], [], []
+    for impl in both_impls:
+        buf = buffer(impl, max_urls=5, text=text)
+        buf.key_locs(drop.tobytes())
+        answers.append([buf.offer(P + r) for r in rows])
+        keys.append(buf.take_keys())
+        bodies.append(buf.getvalue())
+    assert answers[0] == answers[1] and keys[0] == keys[1] and bodies[0] == bodies[1]
+
+
+def quote_tail(tail: str) -> bytes:
+    from urllib.parse import quote
+    return quote(tail, safe="/?=&").encode()

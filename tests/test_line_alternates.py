@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sitemapkit import _urlset_py
+from sitemapkit._urlset import _urlset_py
 from sitemapkit.errors import SitemapkitError
 from sitemapkit.rules.urls import normalize_loc
 from sitemapkit.sources.inputs import Reader

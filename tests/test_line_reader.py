@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from twin_drivers import drive_lines, outcome, shards_and_counts, via_lines
 
-from sitemapkit import _urlset_py
+from sitemapkit._urlset import _urlset_py
 from sitemapkit.errors import InputError, SitemapkitError
 from sitemapkit.sources.inputs import Reader
 from sitemapkit.sources.lines import LineReader

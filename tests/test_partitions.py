@@ -318,3 +318,30 @@ def test_partition_key_is_stable_across_processes():
             for seed in ("1", "2")}
     assert len(outs) == 1
     assert int(outs.pop()) == partition_key("https://example.com/a%20b", "https://example.com/")
+
+
+def test_a_keyed_partition_keys_what_it_wrote_and_leaves_out_what_earlier_ones_did(
+        impl, tmp_path):
+    """The hot unit computes each written URL's partition key as it writes it; URLs an
+    earlier partition wrote (their keys given) are counted as repeats and named."""
+    from array import array
+
+    from sitemapkit.write.partition import keyed_partition
+    entries = [*rows("k", 1, 40), f"{BASE}k/p1/1", "HTTPS://EXAMPLE.com/shop/earlier",
+               f"{BASE}k/p1/café-11"]
+    drop = array("q", [partition_key(f"{BASE}earlier", BASE)]).tobytes()
+    manifest, keys, dropped = keyed_partition(entries, tmp_path / "o", BASE, 7, drop,
+                                              fsync=False, _impl=impl.module)
+    written = [loc for shard in manifest.shards for loc in read_locs(tmp_path / "o" / shard.name)]
+    assert len(written) == manifest.url_count == 40
+    assert keys == array("q", sorted(partition_key(loc, BASE) for loc in written)).tobytes()
+    assert dropped == [f"{BASE}earlier"]  # as the writer names a duplicate: normalized
+    assert manifest.duplicate_count == 3  # two repeats within, one of an earlier partition
+    assert not any("shop/earlier" in e for e in manifest.examples)  # named once, above
+
+
+def read_locs(path) -> list[str]:
+    import html
+    import re
+    return [html.unescape(m.decode()) for m in re.findall(rb"<loc>([^<]*)</loc>", gzip.decompress(
+        path.read_bytes()))]

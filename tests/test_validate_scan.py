@@ -347,7 +347,7 @@ def test_duplicates_across_scanned_files_name_the_first_file(tmp_path: Path, uni
 @pytest.mark.c_extension
 def test_scan_keys_are_the_set_keys_expat_uses() -> None:
     """The C scan hashes decoded bytes; a key it stored must be found as a str."""
-    from sitemapkit import _urlset_c
+    from sitemapkit._urlset import _urlset_c
     seen = _urlset_c.LocSet(tagged=True)
     scan = _urlset_c.UrlScan(seen, 0, 2**40, None, 1)
     block = f"<url><loc>{B}a&amp;b&apos;c</loc></url>".encode()

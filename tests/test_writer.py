@@ -12,7 +12,7 @@ from sitemap_check import read_set
 
 from conftest import BASE, snapshot
 from sitemapkit import ConfigError, UrlEntry
-from sitemapkit._urlset_py import HEAD, TAIL
+from sitemapkit._urlset._urlset_py import HEAD, TAIL
 from sitemapkit.write.output import TMP_PREFIX
 
 

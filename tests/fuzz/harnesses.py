@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import atexit
 import gzip
+import hashlib
 import json
 import os
 import shutil
@@ -31,8 +32,9 @@ from unittest import mock
 
 from twin_drivers import BASE, drive_lines, offer_outcome, validate_outcome, via_lines
 
-from sitemapkit import UrlEntry, _urlset_c, _urlset_py
-from sitemapkit._rows_py import JSONL, TABLE, TEXT
+from sitemapkit import UrlEntry
+from sitemapkit._urlset import _urlset_c, _urlset_py
+from sitemapkit._urlset._rows_py import JSONL, TABLE, TEXT
 from sitemapkit.protocol import FUTURE_TOLERANCE_SECONDS
 from sitemapkit.rules import EntryError, normalize_entry
 from sitemapkit.validate import reader as reader_module
@@ -168,15 +170,18 @@ def loc(data: bytes) -> None:
            for m in TWINS], "loc line", data)
 
 
-# --- the byte kernels: the gzip trailer's CRC-32 and the line count --------------------------
+# --- the byte kernels: the gzip trailer's CRC-32, the line count, the partition key -------
 def crc32_lines(data: bytes) -> None:
     """``crc32`` (folding and tables) from any start value equals zlib's; ``count_lines``
-    equals ``bytes.count``. The first 4 bytes are the start value."""
+    equals ``bytes.count``; ``loc_key`` (BLAKE2b) equals hashlib's. The first 4 bytes
+    are the start value."""
     value, body = int.from_bytes(data[:4].ljust(4, b"\0"), "little"), data[4:]
     expected = zlib.crc32(body, value)
     for wide in (True, False):
         assert _urlset_c.crc32(body, value, wide) == expected, (wide, data)
     assert _urlset_c.count_lines(body) == _urlset_py.count_lines(body) == body.count(b"\n")
+    digest = hashlib.blake2b(body, digest_size=8).digest()
+    assert _urlset_c.loc_key(body) == int.from_bytes(digest, "big") >> 1, data
 
 
 HARNESSES: dict[str, Callable[[bytes], None]] = {

@@ -18,8 +18,8 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "helpers")]
 # Python coverage feeds the fuzzer too, but only from the pure twin's modules: the rules,
 # expat's handlers and the drivers would cost most of the executions for little news.
-PURE_TWIN = ["sitemapkit._urlset_py", "sitemapkit._rows_py", "sitemapkit._scan_py",
-             "sitemapkit._canonical_py", "sitemapkit._locset_py"]
+PURE_TWIN = [f"sitemapkit._urlset.{name}" for name in (
+    "_urlset_py", "_rows_py", "_scan_py", "_canonical_py", "_locset_py")]
 
 
 def main() -> None:

@@ -30,7 +30,7 @@ class Implementation:
 
     @cached_property
     def module(self) -> ModuleType:
-        name = "sitemapkit._urlset_c" if self.tag == "c" else "sitemapkit._urlset_py"
+        name = f"sitemapkit._urlset._urlset_{self.tag}"
         try:
             return importlib.import_module(name)
         except ImportError as exc:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..protocol import HREFLANG, X_DEFAULT
 
@@ -18,8 +18,15 @@ __all__ = ["X_DEFAULT", "Alternates", "ClusterCheck", "check_cluster", "cluster"
 from .model import EntryError, tuple_pairs
 from .urls import normalize_href
 
-if TYPE_CHECKING:  # at run time _urlset imports rules: only the type is needed here
-    from .._urlset import LocSet
+
+class LocValues(Protocol):
+    """What a cluster check needs of its table: the hot unit's ``LocSet(values=True)``.
+    Declared here, so that the rules never import the hot unit (which imports them)."""
+
+    def get(self, key: str | int) -> int: ...
+
+    def put(self, key: str | int, value: int) -> None: ...
+
 
 Alternates = tuple[tuple[str, str], ...]
 
@@ -56,7 +63,7 @@ class ClusterCheck:
     as a bit beside their digest, so rows of one language after another stay as small
     as rows of a cluster together. Recent clusters are kept whole for messages."""
 
-    def __init__(self, table: LocSet, site_prefix: str) -> None:
+    def __init__(self, table: LocValues, site_prefix: str) -> None:
         self._of = table  # href -> digest << 1 | waiting (and no longer a string here)
         self._site = site_prefix
         # the latest hrefs waiting for their entry (ordered: a dict whose first keys

@@ -16,8 +16,8 @@ import io
 from collections.abc import Callable, Iterator
 from typing import IO
 
-from .._rows_py import JSONL, TABLE, TEXT
 from .._urlset import count_lines
+from .._urlset._rows_py import JSONL, TABLE, TEXT
 from ..errors import InputError
 from ..rules.model import EntryError
 from .inputs import BOM, MAX_LINE, Reader

@@ -9,12 +9,13 @@ so a stray file is never silently read as URLs.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 
 from ..errors import ConfigError, InputError
-from .inputs import Reader, detect_format, open_input
+from .inputs import Reader, detect_format, open_binary, open_input
+from .lines import LineReader
 from .partitions import entries_from_rows, table_columns
 
 _ENGINE_LEFTOVERS = (".crc",)
@@ -61,6 +62,19 @@ class PartReader:
         self.path, self.fmt = path, _format(path) or "text"
         self.row = 0
         self._reader: Reader | None = None
+        self._lines: LineReader | None = None
+
+    @contextlib.contextmanager
+    def opened(self) -> Iterator[Iterable[object] | LineReader]:
+        """What the writer reads: a text, CSV, TSV or JSON Lines part as blocks of input
+        bytes (the hot unit reads plain rows in C, as ``sitemapkit write FILE`` does), a
+        Parquet part as entries."""
+        if self.fmt == "parquet":
+            yield self
+            return
+        with open_binary(str(self.path)) as raw:
+            self._lines = LineReader(raw, self.fmt)
+            yield self._lines
 
     def __iter__(self) -> Iterator[object]:
         if self.fmt == "parquet":
@@ -71,6 +85,8 @@ class PartReader:
             yield from self._reader
 
     def where(self) -> str:
+        if self._lines is not None:
+            return f"{self.path.name} line {self._lines.line}"
         if self._reader is not None:
             return f"{self.path.name} line {self._reader.line}"
         return f"{self.path.name} row {self.row}"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
-from .._compat import blake2b
+from .._urlset import loc_key
 from ..errors import ConfigError
 from ..protocol import URL_KEPT
 from ..rules.model import EntryError, UrlEntry
@@ -52,10 +52,9 @@ def canonical_loc(loc: object, prefix: str) -> str:
 
 def partition_key(loc: object, prefix: str) -> int:
     """A stable 63-bit hash of the canonical loc (the same in every process and run,
-    unlike ``hash()``), for hash partitioning."""
-    digest = blake2b(canonical_loc(loc, prefix).encode("utf-8", "surrogatepass"),
-                             digest_size=8).digest()
-    return int.from_bytes(digest, "big") >> 1
+    unlike ``hash()``), for hash partitioning: the hot unit's ``loc_key``, which a keyed
+    buffer computes itself for every URL it writes."""
+    return loc_key(canonical_loc(loc, prefix).encode("utf-8", "surrogatepass"))
 
 
 def sort_key(row: Sequence[object]) -> tuple[str, ...]:

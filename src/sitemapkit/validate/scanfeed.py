@@ -16,8 +16,8 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 from xml.parsers import expat
 
-from .._scan_py import UrlScan
 from .._urlset import count_lines
+from .._urlset._scan_py import UrlScan
 from ..errors import UsageError
 from ..protocol import SITEMAP_NS, XHTML_NS
 from ..rules.dates import DateSpread
@@ -36,8 +36,8 @@ HEAD_LIMIT = 1 << 14  # a start tag longer than this is left to expat
 RESUME_LIMIT = 1 << 20  # a block longer than this leaves the rest of the file to expat
 
 
-SCAN_UNITS = {"auto": "sitemapkit._urlset", "c": "sitemapkit._urlset_c",
-              "py": "sitemapkit._scan_py", "off": ""}
+SCAN_UNITS = {"auto": "sitemapkit._urlset", "c": "sitemapkit._urlset._urlset_c",
+              "py": "sitemapkit._urlset._scan_py", "off": ""}
 
 
 def scan_unit(choice: str) -> ModuleType | None:

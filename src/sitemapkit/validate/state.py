@@ -9,8 +9,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Protocol
 
-from .._locset_py import MAX_TAG
 from .._urlset import LocSet
+from .._urlset._locset_py import MAX_TAG
 from ..protocol import CHANGEFREQS, PLAIN_PRIORITIES
 from ..rules.dates import lastmod_key, normalize_lastmod
 from ..rules.model import EntryError

@@ -3,7 +3,7 @@ cap, one file per part (indexes are never nested, rule 27)."""
 
 from __future__ import annotations
 
-from .._urlset_py import escape
+from .._urlset._urlset_py import escape
 from ..protocol import MAX_URLS, SITEMAP_NS, XML_DECLARATION
 
 

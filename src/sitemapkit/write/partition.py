@@ -11,6 +11,7 @@ speculative task) gives the same names and bytes.
 from __future__ import annotations
 
 import os
+from array import array
 from collections.abc import Iterable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -22,10 +23,11 @@ from .. import _urlset
 from ..errors import ConfigError
 from ..protocol import PARTITION_SHARD_PATTERN
 from ..rules.model import EntryError
+from ..sources.partitions import partition_key
 from .compress import content_digest, gzip_bytes
 from .options import WriterOptions, resolve
 from .storage import Storage, open_storage, storage_error
-from .stream import ShardStream
+from .stream import LineSource, ShardStream
 
 MANIFEST_VERSION = 1
 
@@ -101,8 +103,8 @@ class _PartitionStream(ShardStream):
         return Path(name), digest
 
 
-def write_partition(entries: Iterable[object], out: str | os.PathLike[str], base_url: str,
-                    partition_id: int, *, options: WriterOptions | None = None,
+def write_partition(entries: Iterable[object] | LineSource, out: str | os.PathLike[str],
+                    base_url: str, partition_id: int, *, options: WriterOptions | None = None,
                     storage_options: Mapping[str, Any] | None = None,
                     _impl: ModuleType | None = None, **overrides: Any) -> PartitionManifest:
     """Write one partition's shards into ``out`` (a directory or an fsspec URL) and
@@ -111,6 +113,30 @@ def write_partition(entries: Iterable[object], out: str | os.PathLike[str], base
     A bad entry raises ``EntryError`` naming the partition and the entry's offset in
     it (with ``on_invalid="skip"`` the manifest counts it instead).
     """
+    return _write(entries, out, base_url, partition_id, options, storage_options, _impl,
+                  None, overrides)[0]
+
+
+def keyed_partition(entries: Iterable[object] | LineSource, out: str | os.PathLike[str],
+                    base_url: str, partition_id: int, drop: bytes = b"", *,
+                    options: WriterOptions | None = None,
+                    storage_options: Mapping[str, Any] | None = None,
+                    _impl: ModuleType | None = None,
+                    **overrides: Any) -> tuple[PartitionManifest, bytes, list[str]]:
+    """``write_partition`` that also returns the ascending 63-bit keys
+    (``sources.partitions.partition_key``, as ``array('q')`` bytes) of the URLs it
+    wrote, computed by the hot unit as it writes them. URLs whose key is in ``drop``
+    (keys earlier partitions wrote, same form) are left out and counted as
+    duplicates; the third item names up to 10 of them."""
+    return _write(entries, out, base_url, partition_id, options, storage_options, _impl,
+                  drop, overrides)
+
+
+def _write(entries: Iterable[object] | LineSource, out: str | os.PathLike[str],
+           base_url: str, partition_id: int, options: WriterOptions | None,
+           storage_options: Mapping[str, Any] | None, impl: ModuleType | None,
+           drop: bytes | None, overrides: dict[str, Any]
+           ) -> tuple[PartitionManifest, bytes, list[str]]:
     if not isinstance(partition_id, int) or partition_id < 0:
         raise ConfigError(f"partition_id must be a non-negative integer, not {partition_id!r}")
     opts, prefix = resolve(options, overrides, base_url)
@@ -122,8 +148,10 @@ def write_partition(entries: Iterable[object], out: str | os.PathLike[str], base
                            storage_options=storage_options)
     workers = opts.workers or 1  # filled by resolve()
     with ThreadPoolExecutor(workers) as pool:
-        run = _PartitionStream(storage, partition_id, prefix, opts, _impl or _urlset, pool,
+        run = _PartitionStream(storage, partition_id, prefix, opts, impl or _urlset, pool,
                                workers)
+        if drop is not None:
+            run.buf.key_locs(drop)
         try:
             run.stream(entries)
             for shard in run.shards:
@@ -133,7 +161,8 @@ def write_partition(entries: Iterable[object], out: str | os.PathLike[str], base
         except OSError as exc:
             raise storage_error(storage, exc) from exc
     r = run.result
-    return PartitionManifest(
+    dropped = _dropped(r.duplicates, drop, prefix) if drop else set()
+    manifest = PartitionManifest(
         partition=partition_id, base_url=prefix, format=opts.format,
         shards=[ShardInfo(run.stored[s.number][0], s.urls, s.raw_bytes, run.stored[s.number][1],
                           s.newest_lastmod) for s in run.shards],
@@ -141,7 +170,20 @@ def write_partition(entries: Iterable[object], out: str | os.PathLike[str], base
         skipped_count=r.skipped_count, skipped_by_rule=dict(r.skipped_by_rule),
         examples=[str(_in_partition(e, partition_id)) for e in r.skipped]
         + [f"partition {partition_id}, entry {pos}: duplicate of an earlier entry: {loc}"
-           for pos, loc in r.duplicates])
+           for pos, loc in r.duplicates if loc not in dropped])
+    keys = array("q")
+    if drop is not None:
+        keys.frombytes(run.buf.take_keys())
+    return manifest, array("q", sorted(keys)).tobytes(), sorted(dropped)[:10]
+
+
+def _dropped(duplicates: list[tuple[int, str]], drop: bytes, prefix: str) -> set[str]:
+    """Which example duplicates repeat an earlier partition (their key is in ``drop``):
+    a few keys computed again here, not one per row."""
+    keys = array("q")
+    keys.frombytes(drop)
+    wanted = frozenset(keys)
+    return {loc for _, loc in duplicates if partition_key(loc, prefix) in wanted}
 
 
 def _in_partition(exc: EntryError, partition: int) -> EntryError:

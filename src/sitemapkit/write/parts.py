@@ -12,22 +12,22 @@ known to be unique.
 
 from __future__ import annotations
 
+import gzip
 import heapq
 import os
 import re
 import time
 from array import array
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
 from ..rules.model import EntryError
 from ..sources.partfiles import PartReader, part_files
-from ..sources.partitions import entry_loc, partition_key
 from .commit import previous_set
 from .options import WriterOptions, resolve
-from .partition import write_partition
+from .partition import keyed_partition, write_partition
 from .result import WriteResult
 from .setcommit import commit
 from .storage import Storage, open_storage
@@ -35,7 +35,7 @@ from .storage import Storage, open_storage
 PID_BITS = 20  # partitions per run: up to a million part files
 _IN_PARTITION = re.compile(r"^partition \d+, entry \d+: ")
 
-Task = tuple[str, str, str, int, WriterOptions, bool, frozenset[int]]
+Task = tuple[str, str, str, int, WriterOptions, bool, bytes]  # drop: array('q') bytes
 
 
 def write_part_files(directory: str | os.PathLike[str], out: str | os.PathLike[str],
@@ -52,12 +52,12 @@ def write_part_files(directory: str | os.PathLike[str], out: str | os.PathLike[s
                          f"{(1 << PID_BITS) - 1:,} are supported")
     target = os.fspath(out)
 
-    def tasks(drops: Mapping[int, frozenset[int]]) -> list[Task]:
+    def tasks(drops: Mapping[int, bytes]) -> list[Task]:
         return [(str(files[pid]), target, prefix, pid, opts, not unique, drop)
                 for pid, drop in sorted(drops.items())]
 
     storage = open_storage(out, fsync=opts.fsync, storage_options=storage_options)
-    everything = {pid: frozenset[int]() for pid in range(len(files))}
+    everything = {pid: b"" for pid in range(len(files))}
     results = dict(zip(everything, _run(tasks(everything), jobs, storage_options,
                                         storage, opts), strict=True))
     if not unique:
@@ -116,41 +116,36 @@ def _discard(storage: Storage, opts: WriterOptions, names: list[str]) -> None:
 
 
 def _write_one(path: str, out: str, prefix: str, pid: int, opts: WriterOptions, keyed: bool,
-               drop: frozenset[int], storage_options: Mapping[str, Any] | None
+               drop: bytes, storage_options: Mapping[str, Any] | None
                ) -> tuple[dict[str, Any], bytes]:
-    """Worker: one part file as one partition; its sorted, distinct loc keys."""
+    """Worker: one part file as one partition; the sorted keys of the URLs it wrote,
+    computed by the hot unit as it writes them (none with ``unique``)."""
     reader = PartReader(Path(path))
-    keys = array("q")
-    dropped: list[str] = []
-    entries = _keyed(reader, keys, dropped, drop, prefix) if keyed else iter(reader)
     try:
-        manifest = write_partition(entries, out, prefix, pid, options=opts,
-                                   storage_options=storage_options)
+        with reader.opened() as source:
+            if keyed:
+                manifest, keys, dropped = keyed_partition(source, out, prefix, pid, drop,
+                                                          options=opts,
+                                                          storage_options=storage_options)
+            else:
+                manifest, keys, dropped = write_partition(
+                    source, out, prefix, pid, options=opts,
+                    storage_options=storage_options), b"", []
     except EntryError as exc:  # a plain message: it crosses a process boundary
         raise InputError(f"{reader.where()}: {_IN_PARTITION.sub('', str(exc))}") from None
     except InputError as exc:
         raise InputError(f"{Path(path).name} {exc}") from None
-    if dropped:
-        manifest.duplicate_count += len(dropped)
-        manifest.examples += [f"{reader.path.name}: {loc} repeats a URL of an earlier part "
-                              "file; the first copy is kept" for loc in dropped[:10]]
-    return manifest.to_dict(), array("q", sorted(set(keys))).tobytes()
+    except (UnicodeDecodeError, EOFError, gzip.BadGzipFile) as exc:
+        raise InputError(f"cannot read {reader.where()}: {exc}") from None
+    manifest.examples += [f"{reader.path.name}: {loc} repeats a URL of an earlier part "
+                          "file; the first copy is kept" for loc in dropped]
+    return manifest.to_dict(), keys
 
 
-def _keyed(entries: Iterable[object], keys: array[int], dropped: list[str],
-           drop: frozenset[int], prefix: str) -> Iterator[object]:
-    for entry in entries:
-        key = partition_key(entry_loc(entry), prefix)
-        if key in drop:
-            dropped.append(str(entry_loc(entry)))
-            continue
-        keys.append(key)
-        yield entry
-
-
-def _repeats(keys: Mapping[int, bytes]) -> dict[int, frozenset[int]]:
-    """For each partition, the keys an earlier partition already has (a k-way merge of
-    the sorted key arrays, 8 bytes a URL; no set of every URL is built)."""
+def _repeats(keys: Mapping[int, bytes]) -> dict[int, bytes]:
+    """For each partition, the keys an earlier partition already has, ascending as
+    ``key_locs`` takes them (a k-way merge of the sorted key arrays, 8 bytes a URL; no
+    set of every URL is built)."""
     def tagged(pid: int, data: bytes) -> Iterator[int]:
         return ((k << PID_BITS) | pid for k in array("q", data))
 
@@ -161,4 +156,4 @@ def _repeats(keys: Mapping[int, bytes]) -> dict[int, frozenset[int]]:
         if key == previous:
             drops.setdefault(item & ((1 << PID_BITS) - 1), set()).add(key)
         previous = key
-    return {pid: frozenset(found) for pid, found in drops.items()}
+    return {pid: array("q", sorted(found)).tobytes() for pid, found in drops.items()}

@@ -9,21 +9,25 @@ shared Python rules, then calls ``add`` with canonical strings.
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Iterator
 
-from ._canonical_py import canonical_lastmod, canonical_loc, canonical_priority, encode_tail
-from ._locset_py import LocSet as LocSet  # re-exported: part of this twin
-from ._rows_py import split_line
-from .protocol import (
+from ..protocol import (
     CHANGEFREQS,
     SITEMAP_NS,
     XHTML_NS,
     XML_DECLARATION,
 )
-from .rules.dates import lastmod_key
-from .rules.hreflang import Alternates
-from .rules.model import UrlEntry
+from ..rules.dates import lastmod_key
+from ..rules.hreflang import Alternates
+from ..rules.model import UrlEntry
+from ._canonical_py import canonical_lastmod, canonical_loc, canonical_priority, encode_tail
+from ._kernels_py import CRC32_CLMUL as CRC32_CLMUL  # the kernels: this twin's too
+from ._kernels_py import LocKeys
+from ._kernels_py import count_lines as count_lines
+from ._kernels_py import crc32 as crc32
+from ._kernels_py import loc_key as loc_key
+from ._locset_py import LocSet as LocSet  # re-exported: part of this twin
+from ._rows_py import split_line
 
 ADDED, FULL, SLOW, DUPLICATE, EXHAUSTED = 0, 1, 2, 3, 4
 # The UrlEntry fields the fast path reads; a test fails when UrlEntry gains another.
@@ -34,19 +38,6 @@ HEAD_XHTML = f'{XML_DECLARATION}<urlset xmlns="{SITEMAP_NS}" xmlns:xhtml="{XHTML
 TAIL = b"</urlset>\n"
 _FAST_KEYS = frozenset(FAST_FIELDS)
 MEMO_MEMBERS = 64  # alternates the line reader can add from bytes: one bit per member
-
-
-CRC32_CLMUL = False  # the C twin folds with carry-less multiplication where it can
-
-
-def crc32(data: bytes, value: int = 0, wide: bool = True) -> int:
-    """The gzip trailer's CRC-32: ``zlib.crc32`` (``wide`` picks the C twin's method)."""
-    return zlib.crc32(data, value)
-
-
-def count_lines(data: bytes) -> int:
-    """Line ends in a block of input (the line reader's line numbers)."""
-    return data.count(b"\n")
 
 
 def escape(text: str) -> str:
@@ -63,29 +54,17 @@ def escape(text: str) -> str:
 class UrlsetBuffer:
     """One shard being filled: ``<urlset>`` XML or a text sitemap (one URL a line)."""
 
-    def __init__(
-        self,
-        prefix: str,
-        max_urls: int,
-        max_bytes: int,
-        seen: LocSet,
-        future_limit: int,
-        text: bool = False,
-        record: bool = False,
-    ) -> None:
-        self.prefix = prefix
-        self.max_urls = max_urls
-        self.max_bytes = max_bytes
-        self.seen = seen
-        self.future_limit = future_limit
-        self.text = text
-        self.record = record
+    def __init__(self, prefix: str, max_urls: int, max_bytes: int, seen: LocSet,
+                 future_limit: int, text: bool = False, record: bool = False) -> None:
+        self.prefix, self.max_urls, self.max_bytes, self.seen = prefix, max_urls, max_bytes, seen
+        self.future_limit, self.text, self.record = future_limit, text, record
         self._consumed = 0
         self.unused_fields = 0
         self._memo_raw: bytes | None = None
         self._memo_alts: Alternates = ()
         self._arrived = 0
         self.slow_alternates: bytes | None = None  # of the last line answered SLOW
+        self._keys: LocKeys | None = None  # key_locs(): the added URLs' loc_key
         self.reset()
 
     @property
@@ -123,6 +102,17 @@ class UrlsetBuffer:
         out = [href for i, (_, href) in enumerate(self._memo_alts) if self._arrived >> i & 1]
         self._arrived = 0
         return out
+
+    def key_locs(self, drop: bytes = b"") -> None:
+        """From now on keep the ``loc_key`` of every URL added (``take_keys``), and answer
+        DUPLICATE for a new URL whose key is in ``drop`` (``array('q')`` bytes, ascending:
+        what earlier partitions wrote), with no Python step per row in the C twin."""
+        self._keys = LocKeys(drop)
+
+    def take_keys(self) -> bytes:
+        """The keys of the URLs added since the last call, in order (``array('q')``
+        bytes; empty until ``key_locs``)."""
+        return self._keys.take() if self._keys is not None else b""
 
     def pairs(self) -> list[tuple[str, str]]:
         """(loc, lastmod or "") of this shard's entries, kept only with ``record=True``:
@@ -278,6 +268,8 @@ class UrlsetBuffer:
             return FULL
         if not self.seen.add(loc):
             return DUPLICATE
+        if self._keys is not None and not self._keys.keep(loc):
+            return DUPLICATE  # an earlier partition has it: counted as a repeat
         self._parts.append(piece)
         self.count += 1
         self.nbytes += size

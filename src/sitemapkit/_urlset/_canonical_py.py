@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, timedelta
 
-from .protocol import (
+from ..protocol import (
     ENTITY_IN_URL,
     MAX_LOC_LENGTH,
     MAX_UTC_OFFSET_MINUTES,
@@ -16,7 +16,7 @@ from .protocol import (
     URL_ENCODED,
     canonical_tail_pattern,
 )
-from .rules.dates import format_offset
+from ..rules.dates import format_offset
 
 # Already percent-encoded ASCII URL characters that need no change (RFC 3986).
 _CANONICAL_TAIL = re.compile(canonical_tail_pattern())

@@ -19,8 +19,7 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
-from ._urlset_py import LocSet
-from .protocol import (
+from ..protocol import (
     CANONICAL_URL,
     CHANGEFREQS,
     ENTITY_IN_URL,
@@ -31,8 +30,9 @@ from .protocol import (
     PLAIN_PRIORITIES,
     X_DEFAULT,
 )
-from .rules.dates import DateSpread, lastmod_key, normalize_lastmod
-from .rules.model import EntryError
+from ..rules.dates import DateSpread, lastmod_key, normalize_lastmod
+from ..rules.model import EntryError
+from ._urlset_py import LocSet
 
 __all__ = ["SCAN_DUPLICATE", "SCAN_HANDOVER", "SCAN_MORE", "SCAN_WINDOW", "LocSet", "UrlScan"]
 

@@ -1,8 +1,10 @@
-"""Pick the hot unit: the compiled twin unless disabled or missing."""
+"""The hot unit, one package: this switch picks the compiled twin (``_urlset_c``, built
+from ``ext/``) unless it is disabled or missing, else the pure reference (``_urlset_py``
+with ``_canonical_py``, ``_rows_py``, ``_scan_py``, ``_locset_py``, ``_kernels_py``)."""
 
 from __future__ import annotations
 
-from ._compat import NO_EXTENSIONS
+from .._compat import NO_EXTENSIONS
 
 USE_EXTENSIONS = False
 if not NO_EXTENSIONS:
@@ -22,6 +24,7 @@ if not NO_EXTENSIONS:
             UrlsetBuffer,
             count_lines,
             crc32,
+            loc_key,
         )
 
         USE_EXTENSIONS = True
@@ -46,6 +49,7 @@ if not USE_EXTENSIONS:
         UrlsetBuffer,
         count_lines,
         crc32,
+        loc_key,
     )
 
 
@@ -62,4 +66,4 @@ def build_description() -> str:
 
 __all__ = ["ADDED", "DUPLICATE", "EXHAUSTED", "FULL", "SLOW", "LocSet", "SCAN_DUPLICATE",
            "SCAN_HANDOVER", "SCAN_MORE", "UrlScan", "UrlsetBuffer", "USE_EXTENSIONS",
-           "build_description", "count_lines", "crc32", "CRC32_CLMUL"]
+           "build_description", "count_lines", "crc32", "CRC32_CLMUL", "loc_key"]

@@ -1,0 +1,101 @@
+# Included by _urlset_c.pyx: the partition key, a 63-bit BLAKE2b of a canonical loc
+# (twin: hashlib.blake2b(loc, digest_size=8) in _urlset_py.loc_key). RFC 7693, unkeyed,
+# 8-byte digest; the key is that digest read big-endian, shifted right by one bit.
+
+cdef uint64_t B2B_IV[8]
+B2B_IV[:] = [0x6a09e667f3bcc908, 0xbb67ae8584caa73b, 0x3c6ef372fe94f82b,
+             0xa54ff53a5f1d36f1, 0x510e527fade682d1, 0x9b05688c2b3e6c1f,
+             0x1f83d9abfb41bd6b, 0x5be0cd19137e2179]
+cdef unsigned char B2B_SIGMA[192]
+B2B_SIGMA[:] = [
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3,
+    11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4,
+    7, 9, 3, 1, 13, 12, 11, 14, 2, 6, 5, 10, 4, 0, 15, 8,
+    9, 0, 5, 7, 2, 4, 10, 15, 14, 1, 11, 12, 6, 8, 3, 13,
+    2, 12, 6, 10, 0, 11, 8, 3, 4, 13, 7, 5, 15, 14, 1, 9,
+    12, 5, 1, 15, 14, 13, 4, 10, 0, 7, 6, 3, 9, 2, 8, 11,
+    13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10,
+    6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5,
+    10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0,
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3]
+
+
+cdef inline uint64_t _rotr64(uint64_t x, int n) noexcept nogil:
+    return (x >> n) | (x << (64 - n))
+
+
+cdef inline uint64_t _load64(const unsigned char* p) noexcept nogil:
+    """Little-endian, whatever the machine's byte order."""
+    return (<uint64_t>p[0] | <uint64_t>p[1] << 8 | <uint64_t>p[2] << 16 |
+            <uint64_t>p[3] << 24 | <uint64_t>p[4] << 32 | <uint64_t>p[5] << 40 |
+            <uint64_t>p[6] << 48 | <uint64_t>p[7] << 56)
+
+
+cdef inline void _b2b_g(uint64_t* v, int a, int b, int c, int d, uint64_t x,
+                        uint64_t y) noexcept nogil:
+    v[a] = v[a] + v[b] + x
+    v[d] = _rotr64(v[d] ^ v[a], 32)
+    v[c] = v[c] + v[d]
+    v[b] = _rotr64(v[b] ^ v[c], 24)
+    v[a] = v[a] + v[b] + y
+    v[d] = _rotr64(v[d] ^ v[a], 16)
+    v[c] = v[c] + v[d]
+    v[b] = _rotr64(v[b] ^ v[c], 63)
+
+
+cdef void _b2b_compress(uint64_t* h, const unsigned char* block, uint64_t counter,
+                        bint last) noexcept nogil:
+    cdef uint64_t v[16]
+    cdef uint64_t m[16]
+    cdef int i
+    cdef const unsigned char* s
+    for i in range(16):
+        m[i] = _load64(block + 8 * i)
+    for i in range(8):
+        v[i] = h[i]
+        v[i + 8] = B2B_IV[i]
+    v[12] ^= counter  # messages here stay far below 2**64 bytes: the high word is 0
+    if last:
+        v[14] = ~v[14]
+    for i in range(12):
+        s = B2B_SIGMA + 16 * i
+        _b2b_g(v, 0, 4, 8, 12, m[s[0]], m[s[1]])
+        _b2b_g(v, 1, 5, 9, 13, m[s[2]], m[s[3]])
+        _b2b_g(v, 2, 6, 10, 14, m[s[4]], m[s[5]])
+        _b2b_g(v, 3, 7, 11, 15, m[s[6]], m[s[7]])
+        _b2b_g(v, 0, 5, 10, 15, m[s[8]], m[s[9]])
+        _b2b_g(v, 1, 6, 11, 12, m[s[10]], m[s[11]])
+        _b2b_g(v, 2, 7, 8, 13, m[s[12]], m[s[13]])
+        _b2b_g(v, 3, 4, 9, 14, m[s[14]], m[s[15]])
+    for i in range(8):
+        h[i] ^= v[i] ^ v[i + 8]
+
+
+cdef uint64_t _loc_key(const char* data, Py_ssize_t n) noexcept nogil:
+    """The 63-bit key of ``data`` (see the top of this file)."""
+    cdef uint64_t h[8]
+    cdef unsigned char block[128]
+    cdef const unsigned char* p = <const unsigned char*>data
+    cdef Py_ssize_t done = 0
+    cdef uint64_t first, swapped = 0
+    cdef int i
+    for i in range(8):
+        h[i] = B2B_IV[i]
+    h[0] ^= 0x01010008  # parameter block: digest length 8, no key, fanout 1, depth 1
+    while n - done > 128:  # every full block but the last goes in as it is
+        _b2b_compress(h, p + done, <uint64_t>(done + 128), False)
+        done += 128
+    memset(block, 0, 128)
+    memcpy(block, p + done, <size_t>(n - done))
+    _b2b_compress(h, block, <uint64_t>n, True)
+    first = h[0]  # the digest's 8 bytes are h[0] little-endian; read them big-endian
+    for i in range(8):
+        swapped = swapped << 8 | (first >> (8 * i) & 0xFF)
+    return swapped >> 1
+
+
+def loc_key(bytes data not None):
+    """The 63-bit partition key of a canonical loc's bytes (as ``_urlset_py.loc_key``)."""
+    return _loc_key(PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data))

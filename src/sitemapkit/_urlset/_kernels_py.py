@@ -1,0 +1,56 @@
+"""The hot unit's byte kernels, pure reference: the gzip trailer's CRC-32, line ends
+in an input block, and the partition key. The C twin has them in ``_crc32.pxi``,
+``_urlset_c.pyx`` (``count_lines``) and ``_blake2b.pxi``."""
+
+from __future__ import annotations
+
+import zlib
+from array import array
+
+from .._compat import blake2b
+
+CRC32_CLMUL = False  # the C twin folds with carry-less multiplication where it can
+
+
+def crc32(data: bytes, value: int = 0, wide: bool = True) -> int:
+    """The gzip trailer's CRC-32: ``zlib.crc32`` (``wide`` picks the C twin's method)."""
+    return zlib.crc32(data, value)
+
+
+def loc_key(data: bytes) -> int:
+    """The 63-bit partition key of a canonical loc's bytes: BLAKE2b with an 8-byte
+    digest, read big-endian, one bit shifted off (the same in every process and run,
+    unlike ``hash()``)."""
+    return int.from_bytes(blake2b(data, digest_size=8).digest(), "big") >> 1
+
+
+def count_lines(data: bytes) -> int:
+    """Line ends in a block of input (the line reader's line numbers)."""
+    return data.count(b"\n")
+
+
+class LocKeys:
+    """A keyed buffer's partition keys: those of the URLs it added, and the ones it
+    must answer DUPLICATE for (an earlier partition wrote them)."""
+
+    def __init__(self, drop: bytes) -> None:
+        if type(drop) is not bytes or len(drop) % 8:
+            raise ValueError("key_locs: drop is array('q') bytes (8 bytes a key)")
+        keys = array("q")
+        keys.frombytes(drop)
+        if any(keys[i] >= keys[i + 1] for i in range(len(keys) - 1)):
+            raise ValueError("key_locs: the drop keys must be ascending and distinct")
+        self.drop = frozenset(keys)
+        self.added = array("q")
+
+    def keep(self, loc: str) -> bool:
+        """Record a new canonical loc's key; False when it is one to drop."""
+        key = loc_key(loc.encode("ascii"))
+        if key in self.drop:
+            return False
+        self.added.append(key)
+        return True
+
+    def take(self) -> bytes:
+        out, self.added = self.added.tobytes(), array("q")
+        return out
