@@ -108,3 +108,43 @@ def test_folder_errors_are_clear(impl, parts, tmp_path):
     proc = run(impl, str(parts), "-o", str(tmp_path / "o"), "--base-url", BASE)
     assert proc.returncode == 1
     assert "part-9.parquet has columns sitemapkit does not read: title" in proc.stderr
+
+
+def stored_names(monkeypatch) -> list[str]:
+    """Every shard a partition stores, in order (the folder mode run in this process)."""
+    from sitemapkit.write import partition
+    stored: list[str] = []
+    put = partition._PartitionStream._put
+
+    def counted(self, number, data):
+        name, digest = put(self, number, data)
+        stored.append(str(name))
+        return name, digest
+
+    monkeypatch.setattr(partition._PartitionStream, "_put", counted)
+    return stored
+
+
+def test_each_part_is_written_once_though_every_part_repeats_an_earlier_one(
+        impl, parts, tmp_path, monkeypatch):
+    """Keys first, then one write each: no shard is stored and then thrown away."""
+    from sitemapkit.write.parts import write_part_files
+    stored = stored_names(monkeypatch)
+    monkeypatch.setattr("sitemapkit.write.partition._urlset", impl.module)
+    result = write_part_files(parts, tmp_path / "out", BASE, fsync=False)
+    assert result.url_count == 4000 and result.duplicate_count == 300
+    assert len(stored) == len(set(stored)) == result.shard_count == 4
+    assert sorted(stored) == sorted(read_set(tmp_path / "out", BASE).shards)
+
+
+def test_a_bad_row_in_the_last_part_fails_before_any_shard_is_stored(
+        impl, parts, tmp_path, monkeypatch):
+    from sitemapkit.errors import InputError
+    from sitemapkit.write.parts import write_part_files
+    stored = stored_names(monkeypatch)
+    monkeypatch.setattr("sitemapkit.write.partition._urlset", impl.module)
+    with open(parts / "part-00003.txt", "a", encoding="utf-8") as fh:
+        fh.write("ftp://example.com/x\n")
+    with pytest.raises(InputError, match=r"part-00003\.txt line 1101: .*loc"):
+        write_part_files(parts, tmp_path / "out", BASE, fsync=False)
+    assert stored == [] and not (tmp_path / "out" / "sitemap.xml").exists()

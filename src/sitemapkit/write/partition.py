@@ -27,7 +27,7 @@ from ..sources.partitions import partition_key
 from .compress import content_digest, gzip_bytes
 from .options import WriterOptions, resolve
 from .storage import Storage, open_storage, storage_error
-from .stream import LineSource, ShardStream
+from .stream import LineSource, MemoryShards, ShardStream
 
 MANIFEST_VERSION = 1
 
@@ -130,6 +130,24 @@ def keyed_partition(entries: Iterable[object] | LineSource, out: str | os.PathLi
     duplicates; the third item names up to 10 of them."""
     return _write(entries, out, base_url, partition_id, options, storage_options, _impl,
                   drop, overrides)
+
+
+def partition_keys(entries: Iterable[object] | LineSource, base_url: str, partition_id: int,
+                   *, options: WriterOptions | None = None, _impl: ModuleType | None = None,
+                   **overrides: Any) -> bytes:
+    """A partition's first pass: the ascending keys of the URLs it would write (as
+    ``keyed_partition`` gives them), from the hot unit with no XML kept, no gzip and no
+    file. A bad entry fails here, as it would in the write, before anything is stored."""
+    opts, prefix = resolve(options, overrides, base_url)
+    run = MemoryShards(prefix, opts, _impl or _urlset, keep=False)
+    run.buf.key_locs()
+    try:
+        run.stream(entries)
+    except EntryError as exc:
+        raise _in_partition(exc, partition_id) from None
+    keys = array("q")
+    keys.frombytes(run.buf.take_keys())
+    return array("q", sorted(keys)).tobytes()
 
 
 def _write(entries: Iterable[object] | LineSource, out: str | os.PathLike[str],

@@ -1,12 +1,13 @@
 """write_part_files(): a folder of part files as one set, one partition per file,
 optionally in a process pool: an engine's output needs no cluster to become sitemaps.
 
-Part files are not partitioned by URL, so the same URL may sit in two of them. Each
-partition reports the 63-bit keys of its canonical locs (8 bytes a URL); the driver
-merges them, and every partition that repeats a URL of an earlier one is written
-again without it. The first copy in file order wins and every dropped copy is
-counted as a duplicate; the first write's shards of such a partition are never
-listed, and the commit removes them. ``unique=True`` skips the keys for data that is
+Part files are not partitioned by URL, so the same URL may sit in two of them. A
+first pass has each partition report the 63-bit keys of the URLs it would write (8
+bytes a URL, computed by the hot unit; no XML kept, no gzip, no file); the driver
+merges them, and each partition is then written once, told the keys an earlier one
+has, which the hot unit leaves out as it meets them. The first copy in file order
+wins and every dropped copy is counted as a duplicate. A bad row fails the first
+pass, before any shard is stored. ``unique=True`` skips the keys for data that is
 known to be unique.
 """
 
@@ -27,7 +28,7 @@ from ..rules.model import EntryError
 from ..sources.partfiles import PartReader, part_files
 from .commit import previous_set
 from .options import WriterOptions, resolve
-from .partition import keyed_partition, write_partition
+from .partition import keyed_partition, partition_keys, write_partition
 from .result import WriteResult
 from .setcommit import commit
 from .storage import Storage, open_storage
@@ -35,7 +36,8 @@ from .storage import Storage, open_storage
 PID_BITS = 20  # partitions per run: up to a million part files
 _IN_PARTITION = re.compile(r"^partition \d+, entry \d+: ")
 
-Task = tuple[str, str, str, int, WriterOptions, bool, bytes]  # drop: array('q') bytes
+# (part file, out, prefix, partition, options, "keys" or "write", drop: array('q') bytes)
+Task = tuple[str, str, str, int, WriterOptions, str, bytes]
 
 
 def write_part_files(directory: str | os.PathLike[str], out: str | os.PathLike[str],
@@ -52,30 +54,24 @@ def write_part_files(directory: str | os.PathLike[str], out: str | os.PathLike[s
                          f"{(1 << PID_BITS) - 1:,} are supported")
     target = os.fspath(out)
 
-    def tasks(drops: Mapping[int, bytes]) -> list[Task]:
-        return [(str(files[pid]), target, prefix, pid, opts, not unique, drop)
-                for pid, drop in sorted(drops.items())]
+    def tasks(mode: str, drops: Mapping[int, bytes]) -> list[Task]:
+        return [(str(files[pid]), target, prefix, pid, opts, mode, drops.get(pid, b""))
+                for pid in range(len(files))]
 
     storage = open_storage(out, fsync=opts.fsync, storage_options=storage_options)
-    everything = {pid: b"" for pid in range(len(files))}
-    results = dict(zip(everything, _run(tasks(everything), jobs, storage_options,
-                                        storage, opts), strict=True))
-    if not unique:
-        drops = _repeats({pid: keys for pid, (_, keys) in results.items()})
-        if drops:
-            first = {pid: _names(results[pid][0]) for pid in drops}
-            results.update(zip(sorted(drops), _run(tasks(drops), jobs, storage_options,
-                                                   storage, opts), strict=True))
-            _discard(storage, opts, [n for pid in drops
-                                     for n in first[pid] - _names(results[pid][0])])
-    result = commit(out, [manifest for manifest, _ in results.values()], prefix,
+    drops: dict[int, bytes] = {}
+    if not unique:  # every partition's keys first: then each is written once
+        keys = _run(tasks("keys", {}), jobs, storage_options, storage, opts)
+        drops = _repeats(dict(enumerate(k for _, k in keys)))
+    results = _run(tasks("write", drops), jobs, storage_options, storage, opts)
+    result = commit(out, [manifest for manifest, _ in results], prefix,
                     options=opts, storage_options=storage_options)
     result.elapsed = time.perf_counter() - started
     return result
 
 
 def _names(manifest: Mapping[str, Any]) -> set[str]:
-    return {shard["name"] for shard in manifest["shards"]}
+    return {shard["name"] for shard in manifest.get("shards", ())}  # keys pass: none
 
 
 def _run(tasks: list[Task], jobs: int, storage_options: Mapping[str, Any] | None,
@@ -115,22 +111,24 @@ def _discard(storage: Storage, opts: WriterOptions, names: list[str]) -> None:
     storage.delete([n for n in names if n not in live])
 
 
-def _write_one(path: str, out: str, prefix: str, pid: int, opts: WriterOptions, keyed: bool,
+def _write_one(path: str, out: str, prefix: str, pid: int, opts: WriterOptions, mode: str,
                drop: bytes, storage_options: Mapping[str, Any] | None
                ) -> tuple[dict[str, Any], bytes]:
-    """Worker: one part file as one partition; the sorted keys of the URLs it wrote,
-    computed by the hot unit as it writes them (none with ``unique``)."""
+    """Worker: one part file as one partition. ``keys``: the sorted keys of the URLs it
+    would write, nothing stored; ``write``: its manifest, leaving out the URLs whose key
+    is in ``drop`` (an earlier part file has them)."""
     reader = PartReader(Path(path))
     try:
         with reader.opened() as source:
-            if keyed:
-                manifest, keys, dropped = keyed_partition(source, out, prefix, pid, drop,
-                                                          options=opts,
-                                                          storage_options=storage_options)
+            if mode == "keys":
+                return {}, partition_keys(source, prefix, pid, options=opts)
+            if drop:
+                manifest, _, dropped = keyed_partition(source, out, prefix, pid, drop,
+                                                       options=opts,
+                                                       storage_options=storage_options)
             else:
-                manifest, keys, dropped = write_partition(
-                    source, out, prefix, pid, options=opts,
-                    storage_options=storage_options), b"", []
+                manifest, dropped = write_partition(source, out, prefix, pid, options=opts,
+                                                    storage_options=storage_options), []
     except EntryError as exc:  # a plain message: it crosses a process boundary
         raise InputError(f"{reader.where()}: {_IN_PARTITION.sub('', str(exc))}") from None
     except InputError as exc:
@@ -139,7 +137,7 @@ def _write_one(path: str, out: str, prefix: str, pid: int, opts: WriterOptions, 
         raise InputError(f"cannot read {reader.where()}: {exc}") from None
     manifest.examples += [f"{reader.path.name}: {loc} repeats a URL of an earlier part "
                           "file; the first copy is kept" for loc in dropped]
-    return manifest.to_dict(), keys
+    return manifest.to_dict(), b""
 
 
 def _repeats(keys: Mapping[int, bytes]) -> dict[int, bytes]:

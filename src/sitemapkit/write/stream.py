@@ -215,14 +215,18 @@ class ShardStream:
 
 class MemoryShards(ShardStream):
     """The same stream, keeping each shard's uncompressed bytes instead of storing it:
-    the hot unit and its slow path with no gzip or files (for tests and benchmarks)."""
+    the hot unit and its slow path with no gzip or files (for tests and benchmarks).
+    ``keep=False`` drops them too: a pass that only learns what a write would meet."""
 
-    def __init__(self, prefix: str, opts: WriterOptions, impl: ModuleType) -> None:
+    def __init__(self, prefix: str, opts: WriterOptions, impl: ModuleType,
+                 keep: bool = True) -> None:
         super().__init__(Path(), prefix, opts, impl, None, 1)
         self.data: list[bytes] = []
+        self.keep = keep
 
     def submit(self, data: bytes) -> Future[tuple[Path, str]]:
-        self.data.append(data)
+        if self.keep:
+            self.data.append(data)
         done: Future[tuple[Path, str]] = Future()
         done.set_result((Path(), ""))
         return done
