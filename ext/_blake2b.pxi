@@ -96,6 +96,113 @@ cdef uint64_t _loc_key(const char* data, Py_ssize_t n) noexcept nogil:
     return swapped >> 1
 
 
+cdef int _key_order(const void* a, const void* b) noexcept nogil:
+    cdef int64_t x = (<const int64_t*>a)[0], y = (<const int64_t*>b)[0]
+    return (x > y) - (x < y)
+
+
 def loc_key(bytes data not None):
     """The 63-bit partition key of a canonical loc's bytes (as ``_urlset_py.loc_key``)."""
     return _loc_key(PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data))
+
+
+def repeats(list arrays not None):
+    """As ``_urlset_py.repeats``: a k-way merge in C over every partition's keys."""
+    cdef Py_ssize_t k = len(arrays), i, top, child, n, total = 0
+    cdef Py_ssize_t* sizes = NULL
+    cdef Py_ssize_t* at = NULL
+    cdef Py_ssize_t* found = NULL
+    cdef Py_ssize_t* heap = NULL  # partition numbers, ordered by (their next key, number)
+    cdef const int64_t** data = NULL
+    cdef int64_t** out = NULL
+    cdef int64_t key, previous = -1
+    cdef bint started = False
+    cdef Py_ssize_t count = 0, p
+    cdef object item
+    result = []
+    if k == 0:
+        return result
+    try:
+        sizes = <Py_ssize_t*>calloc(k, sizeof(Py_ssize_t))
+        at = <Py_ssize_t*>calloc(k, sizeof(Py_ssize_t))
+        found = <Py_ssize_t*>calloc(k, sizeof(Py_ssize_t))
+        heap = <Py_ssize_t*>calloc(k, sizeof(Py_ssize_t))
+        data = <const int64_t**>calloc(k, sizeof(int64_t*))
+        out = <int64_t**>calloc(k, sizeof(int64_t*))
+        if not (sizes and at and found and heap and data and out):
+            raise MemoryError()
+        for i in range(k):
+            item = arrays[i]
+            if type(item) is not bytes or len(<bytes>item) % 8:
+                raise ValueError("repeats: each partition's keys are array('q') bytes")
+            sizes[i] = len(<bytes>item) // 8
+            data[i] = <const int64_t*>PyBytes_AS_STRING(<bytes>item)  # 8-aligned storage
+            for p in range(1, sizes[i]):
+                if data[i][p - 1] >= data[i][p]:
+                    raise ValueError("repeats: each partition's keys must be ascending "
+                                     "and distinct")
+            out[i] = <int64_t*>malloc(sizes[i] * 8 + 8)
+            if out[i] == NULL:
+                raise MemoryError()
+            if sizes[i]:
+                heap[count] = i
+                count += 1
+                _sift_up(heap, count - 1, data, at)
+        while count:
+            top = heap[0]
+            key = data[top][at[top]]
+            if started and key == previous:
+                out[top][found[top]] = key
+                found[top] += 1
+            previous, started = key, True
+            at[top] += 1
+            if at[top] == sizes[top]:
+                count -= 1
+                heap[0] = heap[count]
+            _sift_down(heap, count, data, at)
+        for i in range(k):
+            result.append(PyBytes_FromStringAndSize(<const char*>out[i], found[i] * 8)
+                          if found[i] else b"")
+        return result
+    finally:
+        if out != NULL:
+            for i in range(k):
+                free(out[i])
+        free(out)
+        free(<void*>data)
+        free(heap)
+        free(found)
+        free(at)
+        free(sizes)
+
+
+cdef inline bint _before(Py_ssize_t a, Py_ssize_t b, const int64_t** data,
+                         Py_ssize_t* at) noexcept:
+    cdef int64_t x = data[a][at[a]], y = data[b][at[b]]
+    return x < y or (x == y and a < b)
+
+
+cdef void _sift_up(Py_ssize_t* heap, Py_ssize_t i, const int64_t** data,
+                   Py_ssize_t* at) noexcept:
+    cdef Py_ssize_t parent
+    while i > 0:
+        parent = (i - 1) >> 1
+        if not _before(heap[i], heap[parent], data, at):
+            return
+        heap[i], heap[parent] = heap[parent], heap[i]
+        i = parent
+
+
+cdef void _sift_down(Py_ssize_t* heap, Py_ssize_t count, const int64_t** data,
+                     Py_ssize_t* at) noexcept:
+    cdef Py_ssize_t i = 0, child
+    while True:
+        child = 2 * i + 1
+        if child >= count:
+            return
+        if child + 1 < count and _before(heap[child + 1], heap[child], data, at):
+            child += 1
+        if not _before(heap[child], heap[i], data, at):
+            return
+        heap[i], heap[child] = heap[child], heap[i]
+        i = child

@@ -28,7 +28,7 @@ from cpython.datetime cimport (
 )
 from cpython.object cimport PyObject_Hash
 from libc.stdint cimport int64_t, uint16_t, uint32_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc, qsort, realloc
 from libc.string cimport memchr, memcmp, memcpy, memset
 
 from sitemapkit import protocol
@@ -1040,8 +1040,10 @@ cdef class UrlsetBuffer:
         self.nkeys = 0
         self.keyed = True
 
-    def take_keys(self):
+    def take_keys(self, bint ascending=False):
         """As ``_urlset_py.UrlsetBuffer.take_keys``."""
+        if ascending and self.nkeys > 1:
+            qsort(self.keys, self.nkeys, 8, _key_order)
         cdef bytes out = PyBytes_FromStringAndSize(<const char*>self.keys, self.nkeys * 8) \
             if self.nkeys else b""
         self.nkeys = 0

@@ -502,3 +502,38 @@ def test_keyed_twins_answer_and_key_alike(both_impls, rows, dropped, text):
 def quote_tail(tail: str) -> bytes:
     from urllib.parse import quote
     return quote(tail, safe="/?=&").encode()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sets(st.integers(0, 40) | st.integers(0, 2**63 - 1), max_size=30),
+                max_size=6))
+def test_repeats_name_each_key_an_earlier_partition_holds(both_impls, partitions):
+    """The folder mode's driver step, against a plain set walk in partition order."""
+    from array import array
+    arrays = [array("q", sorted(keys)).tobytes() for keys in partitions]
+    seen: set[int] = set()
+    expected = []
+    for keys in partitions:
+        expected.append(array("q", sorted(keys & seen)).tobytes())
+        seen |= keys
+    assert [impl.module.repeats(arrays) for impl in both_impls] == [expected, expected]
+
+
+@pytest.mark.parametrize("arrays", [[b"1234567"], ["text"], [bytes(8) * 2],
+                                    [b"", (2).to_bytes(8, "little") + bytes(8)]])
+def test_repeats_refuses_what_is_not_ascending_packed_keys(impl, arrays):
+    with pytest.raises(ValueError, match="repeats: "):
+        impl.module.repeats(arrays)
+
+
+def test_take_keys_ascending_sorts_what_it_hands_over(both_impls):
+    from array import array
+    taken = []
+    for impl in both_impls:
+        buf = buffer(impl)
+        buf.key_locs()
+        for name in ("z", "a", "m", "b"):
+            assert buf.offer(P + name) == impl.module.ADDED
+        taken.append(buf.take_keys(ascending=True))
+    expected = sorted(blake2b_key((P + name).encode()) for name in "zamb")
+    assert taken == [array("q", expected).tobytes()] * 2

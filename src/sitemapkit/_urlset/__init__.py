@@ -25,6 +25,7 @@ if not NO_EXTENSIONS:
             count_lines,
             crc32,
             loc_key,
+            repeats,
         )
 
         USE_EXTENSIONS = True
@@ -50,6 +51,7 @@ if not USE_EXTENSIONS:
         count_lines,
         crc32,
         loc_key,
+        repeats,
     )
 
 
@@ -66,4 +68,4 @@ def build_description() -> str:
 
 __all__ = ["ADDED", "DUPLICATE", "EXHAUSTED", "FULL", "SLOW", "LocSet", "SCAN_DUPLICATE",
            "SCAN_HANDOVER", "SCAN_MORE", "UrlScan", "UrlsetBuffer", "USE_EXTENSIONS",
-           "build_description", "count_lines", "crc32", "CRC32_CLMUL", "loc_key"]
+           "build_description", "count_lines", "crc32", "CRC32_CLMUL", "loc_key", "repeats"]

@@ -4,8 +4,10 @@ in an input block, and the partition key. The C twin has them in ``_crc32.pxi``,
 
 from __future__ import annotations
 
+import heapq
 import zlib
 from array import array
+from collections.abc import Iterator
 
 from .._compat import blake2b
 
@@ -51,6 +53,33 @@ class LocKeys:
         self.added.append(key)
         return True
 
-    def take(self) -> bytes:
-        out, self.added = self.added.tobytes(), array("q")
-        return out
+    def take(self, ascending: bool) -> bytes:
+        out = array("q", sorted(self.added)) if ascending else self.added
+        self.added = array("q")
+        return out.tobytes()
+
+
+def repeats(arrays: list[bytes]) -> list[bytes]:
+    """For each partition's keys (ascending and distinct, ``array('q')`` bytes), the keys
+    an earlier partition of the list holds, in the same form: a k-way merge, 8 bytes a
+    URL, with no set of every URL built (the folder mode's driver step)."""
+    parsed = []
+    for data in arrays:
+        if type(data) is not bytes or len(data) % 8:
+            raise ValueError("repeats: each partition's keys are array('q') bytes")
+        keys = array("q")
+        keys.frombytes(data)
+        if any(keys[i] >= keys[i + 1] for i in range(len(keys) - 1)):
+            raise ValueError("repeats: each partition's keys must be ascending and distinct")
+        parsed.append(keys)
+    found = [array("q") for _ in parsed]
+    previous = None
+    for key, pid in heapq.merge(*(_tagged(keys, pid) for pid, keys in enumerate(parsed))):
+        if key == previous:
+            found[pid].append(key)
+        previous = key
+    return [keys.tobytes() for keys in found]
+
+
+def _tagged(keys: array[int], pid: int) -> Iterator[tuple[int, int]]:
+    return ((key, pid) for key in keys)

@@ -26,6 +26,7 @@ from ._kernels_py import LocKeys
 from ._kernels_py import count_lines as count_lines
 from ._kernels_py import crc32 as crc32
 from ._kernels_py import loc_key as loc_key
+from ._kernels_py import repeats as repeats
 from ._locset_py import LocSet as LocSet  # re-exported: part of this twin
 from ._rows_py import split_line
 
@@ -109,10 +110,10 @@ class UrlsetBuffer:
         what earlier partitions wrote), with no Python step per row in the C twin."""
         self._keys = LocKeys(drop)
 
-    def take_keys(self) -> bytes:
-        """The keys of the URLs added since the last call, in order (``array('q')``
-        bytes; empty until ``key_locs``)."""
-        return self._keys.take() if self._keys is not None else b""
+    def take_keys(self, ascending: bool = False) -> bytes:
+        """The keys of the URLs added since the last call, in order or ``ascending``
+        (``array('q')`` bytes; empty until ``key_locs``)."""
+        return self._keys.take(ascending) if self._keys is not None else b""
 
     def pairs(self) -> list[tuple[str, str]]:
         """(loc, lastmod or "") of this shard's entries, kept only with ``record=True``:

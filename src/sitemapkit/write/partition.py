@@ -145,9 +145,7 @@ def partition_keys(entries: Iterable[object] | LineSource, base_url: str, partit
         run.stream(entries)
     except EntryError as exc:
         raise _in_partition(exc, partition_id) from None
-    keys = array("q")
-    keys.frombytes(run.buf.take_keys())
-    return array("q", sorted(keys)).tobytes()
+    return bytes(run.buf.take_keys(ascending=True))
 
 
 def _write(entries: Iterable[object] | LineSource, out: str | os.PathLike[str],
@@ -189,10 +187,8 @@ def _write(entries: Iterable[object] | LineSource, out: str | os.PathLike[str],
         examples=[str(_in_partition(e, partition_id)) for e in r.skipped]
         + [f"partition {partition_id}, entry {pos}: duplicate of an earlier entry: {loc}"
            for pos, loc in r.duplicates if loc not in dropped])
-    keys = array("q")
-    if drop is not None:
-        keys.frombytes(run.buf.take_keys())
-    return manifest, array("q", sorted(keys)).tobytes(), sorted(dropped)[:10]
+    keys = run.buf.take_keys(ascending=True) if drop is not None else b""
+    return manifest, bytes(keys), sorted(dropped)[:10]
 
 
 def _dropped(duplicates: list[tuple[int, str]], drop: bytes, prefix: str) -> set[str]:

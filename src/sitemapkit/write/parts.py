@@ -13,16 +13,17 @@ known to be unique.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
-import heapq
 import os
 import re
 import time
-from array import array
 from collections.abc import Iterator, Mapping
+from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
+from .. import _urlset
 from ..errors import InputError
 from ..rules.model import EntryError
 from ..sources.partfiles import PartReader, part_files
@@ -60,10 +61,11 @@ def write_part_files(directory: str | os.PathLike[str], out: str | os.PathLike[s
 
     storage = open_storage(out, fsync=opts.fsync, storage_options=storage_options)
     drops: dict[int, bytes] = {}
-    if not unique:  # every partition's keys first: then each is written once
-        keys = _run(tasks("keys", {}), jobs, storage_options, storage, opts)
-        drops = _repeats(dict(enumerate(k for _, k in keys)))
-    results = _run(tasks("write", drops), jobs, storage_options, storage, opts)
+    with _pool(min(jobs, len(files))) as pool:  # one pool for both passes: one start-up
+        if not unique:  # every partition's keys first: then each is written once
+            keys = _run(tasks("keys", {}), pool, storage_options, storage, opts)
+            drops = _repeats([k for _, k in keys])
+        results = _run(tasks("write", drops), pool, storage_options, storage, opts)
     result = commit(out, [manifest for manifest, _ in results], prefix,
                     options=opts, storage_options=storage_options)
     result.elapsed = time.perf_counter() - started
@@ -74,27 +76,36 @@ def _names(manifest: Mapping[str, Any]) -> set[str]:
     return {shard["name"] for shard in manifest.get("shards", ())}  # keys pass: none
 
 
-def _run(tasks: list[Task], jobs: int, storage_options: Mapping[str, Any] | None,
+@contextlib.contextmanager
+def _pool(jobs: int) -> Iterator[Executor | None]:
+    """Worker processes for ``jobs`` > 1, else None (the tasks run here)."""
+    if jobs <= 1:
+        yield None
+        return
+    from concurrent.futures import ProcessPoolExecutor  # on use: a faster CLI start
+
+    with ProcessPoolExecutor(jobs) as pool:
+        yield pool
+
+
+def _run(tasks: list[Task], pool: Executor | None, storage_options: Mapping[str, Any] | None,
          storage: Storage, opts: WriterOptions) -> list[tuple[dict[str, Any], bytes]]:
     """Every task's result; when one fails, the shards the others stored are removed
     (no index lists them) and its error is raised."""
     work = [(*task, storage_options) for task in tasks]
     results: list[tuple[dict[str, Any], bytes]] = []
     failure: BaseException | None = None
-    if jobs <= 1 or len(work) <= 1:
+    if pool is None or len(work) <= 1:
         try:
             results = [_write_one(*w) for w in work]
         except BaseException as exc:
             failure = exc
     else:
-        from concurrent.futures import ProcessPoolExecutor  # on use: a faster CLI start
-
-        with ProcessPoolExecutor(min(jobs, len(work))) as pool:
-            for future in [pool.submit(_write_one, *w) for w in work]:
-                try:
-                    results.append(future.result())
-                except BaseException as exc:
-                    failure = failure or exc
+        for future in [pool.submit(_write_one, *w) for w in work]:
+            try:
+                results.append(future.result())
+            except BaseException as exc:
+                failure = failure or exc
     if failure is not None:
         try:  # the next commit tidies what this cannot remove; the failure is the news
             _discard(storage, opts, [n for manifest, _ in results for n in _names(manifest)])
@@ -140,18 +151,8 @@ def _write_one(path: str, out: str, prefix: str, pid: int, opts: WriterOptions, 
     return manifest.to_dict(), b""
 
 
-def _repeats(keys: Mapping[int, bytes]) -> dict[int, bytes]:
+def _repeats(keys: list[bytes]) -> dict[int, bytes]:
     """For each partition, the keys an earlier partition already has, ascending as
-    ``key_locs`` takes them (a k-way merge of the sorted key arrays, 8 bytes a URL; no
-    set of every URL is built)."""
-    def tagged(pid: int, data: bytes) -> Iterator[int]:
-        return ((k << PID_BITS) | pid for k in array("q", data))
-
-    drops: dict[int, set[int]] = {}
-    previous = -1
-    for item in heapq.merge(*(tagged(pid, data) for pid, data in keys.items())):
-        key = item >> PID_BITS
-        if key == previous:
-            drops.setdefault(item & ((1 << PID_BITS) - 1), set()).add(key)
-        previous = key
-    return {pid: array("q", sorted(found)).tobytes() for pid, found in drops.items()}
+    ``key_locs`` takes them: the hot unit's ``repeats``, a k-way merge of the sorted key
+    arrays (8 bytes a URL; no set of every URL is built)."""
+    return {pid: found for pid, found in enumerate(_urlset.repeats(keys)) if found}
