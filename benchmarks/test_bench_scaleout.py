@@ -4,6 +4,8 @@ process, in one run:
 
 - `sitemapkit write all.tsv`: the single-process CLI on the same rows in one file;
 - `sitemapkit write parts/ --jobs 2`: the folder mode, 2 processes, cross-file check;
+- the same on 8 parts that each repeat 3% of the previous part (keys first, then each
+  part written once);
 - a Dask script on a 2-worker LocalCluster (1 thread each) reading the part files
   with `dd.read_csv`, with the duplicate shuffle and with `unique=True`.
 
@@ -57,11 +59,15 @@ if __name__ == "__main__":
 
 @pytest.fixture(scope="module")
 def inputs(tmp_path_factory):
-    """16 TSV part files and the same rows in one file (5% of URLs with & and ')."""
+    """16 TSV part files and the same rows in one file (5% of URLs with & and '); the
+    same rows again as 8 parts where every part after the first also repeats 3% of the
+    previous one's rows, spread through it (repeats in every part: the common case)."""
     root = tmp_path_factory.mktemp("scaleout")
-    parts = root / "parts"
+    parts, repeating = root / "parts", root / "parts8"
     parts.mkdir()
+    repeating.mkdir()
     per = N // PARTS
+    previous: list[str] = []
     with open(root / "all.tsv", "w") as whole:
         whole.write("loc\tlastmod\n")
         for p in range(PARTS):
@@ -70,6 +76,17 @@ def inputs(tmp_path_factory):
             text = "".join(lines)
             (parts / f"part-{p:05d}.tsv").write_text("loc\tlastmod\n" + text)
             whole.write(text)
+            if p % 2 == 0:
+                pair = lines
+                continue
+            pair += lines  # two of the 16 parts make one of the 8
+            repeats, mixed = previous[::33], []
+            for i, row in enumerate(pair):
+                mixed.append(row)
+                if i % 33 == 0 and i // 33 < len(repeats):
+                    mixed.append(repeats[i // 33])
+            (repeating / f"part-{p // 2:05d}.tsv").write_text("loc\tlastmod\n" + "".join(mixed))
+            previous = pair
     return root, per * PARTS
 
 
@@ -90,6 +107,9 @@ def test_scaleout_cli_versus_dask(inputs, tmp_path):
                                          "--base-url", BASE, "--no-fsync"],
         "scaleout-cli-folder-2-jobs": cli + [str(root / "parts"), "-o", str(tmp_path / "b"),
                                              "--base-url", BASE, "--jobs", "2", "--no-fsync"],
+        "scaleout-cli-folder-8-repeating": cli + [str(root / "parts8"), "-o",
+                                                  str(tmp_path / "e"), "--base-url", BASE,
+                                                  "--jobs", "2", "--no-fsync"],
         "scaleout-dask-2-workers": [sys.executable, "-c", DASK_SCRIPT, str(root / "parts"),
                                     str(tmp_path / "c"), "shuffle", BASE],
         "scaleout-dask-2-workers-unique": [sys.executable, "-c", DASK_SCRIPT,

@@ -306,3 +306,25 @@ def test_shards_of_a_killed_commit_are_removed_by_the_next_run(impl, out):
     (out / f"{TMP_PREFIX}999-ab-journal.json").write_text(json.dumps([orphan, live[0]]))
     impl.write(pages(120), out, BASE, max_urls=50)
     assert sorted(p.name for p in out.iterdir()) == live
+
+
+def test_auto_is_resolved_where_shards_are_compressed_not_on_the_driver(tmp_path, monkeypatch):
+    """Options checked on an engine's driver (which has zlib-ng) and shipped to a worker
+    without it: the worker takes zlib instead of failing."""
+    import pickle
+    import sys
+
+    from sitemapkit.write import compress
+    from sitemapkit.write.options import resolve
+    from sitemapkit.write.partition import write_partition
+    opts, prefix = resolve(None, {"fsync": False}, BASE)
+    assert opts.gzip_backend == "auto" and opts.backend == "zlib-ng" and opts.level == 6
+    shipped = pickle.loads(pickle.dumps(opts))
+    for name in ("zlib_ng", "zlib_ng.zlib_ng"):  # the worker's environment
+        monkeypatch.setitem(sys.modules, name, None)
+    monkeypatch.setattr(compress, "_importable", functools.cache(
+        compress._importable.__wrapped__))
+    manifest = write_partition(pages(30), tmp_path / "w", prefix, 0, options=shipped)
+    shard = (tmp_path / "w" / manifest.shards[0].name).read_bytes()
+    assert shipped.backend == "zlib" and gzip.decompress(shard).count(b"<url>") == 30
+    assert shard == compress.gzip_bytes(gzip.decompress(shard), 6, "zlib")

@@ -50,10 +50,17 @@ class WriterOptions:
     changes_file: str | None = None  # per-URL lastmod record: enables WriteResult.changes
 
     @property
+    def backend(self) -> str:
+        """The gzip backend this process uses: ``auto`` is resolved here, where the
+        shards are compressed (an engine worker without zlib-ng takes zlib, and a worker
+        is never sent a backend its driver had)."""
+        return resolve_backend(self.gzip_backend)
+
+    @property
     def level(self) -> int:
-        """The gzip level, once ``resolved()`` has filled the backend's default in."""
-        assert self.gzip_level is not None, "resolved() fills gzip_level in"
-        return self.gzip_level
+        """The gzip level: as given, else the backend's closest to zlib 6 in size."""
+        return self.gzip_level if self.gzip_level is not None else \
+            DEFAULT_LEVEL.get(self.backend, 6)
 
     def resolved(self) -> WriterOptions:
         """Fill defaults that depend on the format and check every value."""
@@ -61,12 +68,8 @@ class WriterOptions:
             raise ConfigError(f"format must be 'xml' or 'text', not {self.format!r}")
         text = self.format == "text"
         ext = "txt" if text else "xml"
-        backend = resolve_backend(self.gzip_backend)
         opts = replace(
             self,
-            gzip_backend=backend,
-            gzip_level=DEFAULT_LEVEL.get(backend, 6) if self.gzip_level is None
-            else self.gzip_level,
             filename=self.filename or DEFAULT_FILENAME[self.format],
             shard_pattern=self.shard_pattern or DEFAULT_SHARD_PATTERN % ext,
             # gzip threads: two keep both cores of a small machine busy beside the
@@ -94,7 +97,7 @@ class WriterOptions:
         if self.workers is not None and (not isinstance(self.workers, int) or self.workers < 1):
             raise bad(f"workers must be a positive integer, not {self.workers!r}")
         try:
-            check_level(self.gzip_backend, self.level)
+            check_level(self.backend, self.level)
             for what, name in (("filename", self.filename),
                                ("index_filename", self.index_filename)):
                 check_file_name(str(name), what)

@@ -95,7 +95,7 @@ class _PartitionStream(ShardStream):
         return self.pool.submit(self._put, len(self.shards) + 1, data)
 
     def _put(self, number: int, data: bytes) -> tuple[Path, str]:
-        gz = gzip_bytes(data, self.opts.level, self.opts.gzip_backend)
+        gz = gzip_bytes(data, self.opts.level, self.opts.backend)
         digest = content_digest(gz)
         name = shard_name(self.opts, self.partition, number, digest)
         self.storage.put(name, gz)

@@ -28,6 +28,7 @@ from ..errors import InputError
 from ..rules.model import EntryError
 from ..sources.partfiles import PartReader, part_files
 from .commit import previous_set
+from .compress import description
 from .options import WriterOptions, resolve
 from .partition import keyed_partition, partition_keys, write_partition
 from .result import WriteResult
@@ -69,6 +70,7 @@ def write_part_files(directory: str | os.PathLike[str], out: str | os.PathLike[s
     result = commit(out, [manifest for manifest, _ in results], prefix,
                     options=opts, storage_options=storage_options)
     result.elapsed = time.perf_counter() - started
+    result.gzip = description(opts.backend, opts.level)  # the workers are this machine's
     return result
 
 

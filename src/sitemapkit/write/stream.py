@@ -81,7 +81,7 @@ class ShardStream:
         self.line_alternates: bytes | None = None  # of the line being parsed in Python
         self.result = WriteResult(out_dir, str(opts.filename), [], [], [], 0, 0,
                                   base_url=prefix, gzip=description(
-                                      opts.gzip_backend, opts.level))
+                                      opts.backend, opts.level))
 
     def stream(self, entries: Iterable[object] | LineSource) -> None:
         """Feed every entry (or every line of a line source); close the last shard."""
@@ -194,7 +194,7 @@ class ShardStream:
 
     def _store(self, data: bytes) -> tuple[Path, str]:
         """Worker thread: gzip one shard into a temp file; return it and a content digest."""
-        gz = gzip_bytes(data, self.opts.level, self.opts.gzip_backend)
+        gz = gzip_bytes(data, self.opts.level, self.opts.backend)
         return self.write_temp(gz, "shard.gz"), content_digest(gz)
 
     def write_temp(self, data: bytes, name: str) -> Path:
