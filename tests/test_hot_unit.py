@@ -496,7 +496,8 @@ def test_keyed_twins_answer_and_key_alike(both_impls, rows, dropped, text):
         answers.append([buf.offer(P + r) for r in rows])
         keys.append(buf.take_keys())
         bodies.append(buf.getvalue())
-    assert answers[0] == answers[1] and keys[0] == keys[1] and bodies[0] == bodies[1]
+    assert answers.count(answers[0]) == keys.count(keys[0]) == bodies.count(bodies[0]) == \
+        len(both_impls)
 
 
 def quote_tail(tail: str) -> bytes:
@@ -516,7 +517,7 @@ def test_repeats_name_each_key_an_earlier_partition_holds(both_impls, partitions
     for keys in partitions:
         expected.append(array("q", sorted(keys & seen)).tobytes())
         seen |= keys
-    assert [impl.module.repeats(arrays) for impl in both_impls] == [expected, expected]
+    assert [impl.module.repeats(arrays) for impl in both_impls] == [expected] * len(both_impls)
 
 
 @pytest.mark.parametrize("arrays", [[b"1234567"], ["text"], [bytes(8) * 2],
@@ -536,4 +537,4 @@ def test_take_keys_ascending_sorts_what_it_hands_over(both_impls):
             assert buf.offer(P + name) == impl.module.ADDED
         taken.append(buf.take_keys(ascending=True))
     expected = sorted(blake2b_key((P + name).encode()) for name in "zamb")
-    assert taken == [array("q", expected).tobytes()] * 2
+    assert taken == [array("q", expected).tobytes()] * len(both_impls)
