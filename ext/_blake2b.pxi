@@ -134,7 +134,8 @@ def repeats(list arrays not None):
         for i in range(k):
             item = arrays[i]
             if type(item) is not bytes or len(<bytes>item) % 8:
-                raise ValueError("repeats: each partition's keys are array('q') bytes")
+                raise ValueError("repeats: each partition's keys are array('q') bytes "
+                                 "(8 bytes a key)")
             sizes[i] = len(<bytes>item) // 8
             data[i] = <const int64_t*>PyBytes_AS_STRING(<bytes>item)  # 8-aligned storage
             for p in range(1, sizes[i]):

@@ -31,18 +31,23 @@ def count_lines(data: bytes) -> int:
     return data.count(b"\n")
 
 
+def ascending_keys(data: bytes, what: str, whose: str) -> array[int]:
+    """``array('q')`` bytes as keys, refused unless ascending and distinct."""
+    if type(data) is not bytes or len(data) % 8:
+        raise ValueError(f"{what} array('q') bytes (8 bytes a key)")
+    keys = array("q")
+    keys.frombytes(data)
+    if any(keys[i] >= keys[i + 1] for i in range(len(keys) - 1)):
+        raise ValueError(f"{what.split(':')[0]}: {whose} must be ascending and distinct")
+    return keys
+
+
 class LocKeys:
     """A keyed buffer's partition keys: those of the URLs it added, and the ones it
     must answer DUPLICATE for (an earlier partition wrote them)."""
 
     def __init__(self, drop: bytes) -> None:
-        if type(drop) is not bytes or len(drop) % 8:
-            raise ValueError("key_locs: drop is array('q') bytes (8 bytes a key)")
-        keys = array("q")
-        keys.frombytes(drop)
-        if any(keys[i] >= keys[i + 1] for i in range(len(keys) - 1)):
-            raise ValueError("key_locs: the drop keys must be ascending and distinct")
-        self.drop = frozenset(keys)
+        self.drop = frozenset(ascending_keys(drop, "key_locs: drop is", "the drop keys"))
         self.added = array("q")
 
     def keep(self, loc: str) -> bool:
@@ -63,15 +68,8 @@ def repeats(arrays: list[bytes]) -> list[bytes]:
     """For each partition's keys (ascending and distinct, ``array('q')`` bytes), the keys
     an earlier partition of the list holds, in the same form: a k-way merge, 8 bytes a
     URL, with no set of every URL built (the folder mode's driver step)."""
-    parsed = []
-    for data in arrays:
-        if type(data) is not bytes or len(data) % 8:
-            raise ValueError("repeats: each partition's keys are array('q') bytes")
-        keys = array("q")
-        keys.frombytes(data)
-        if any(keys[i] >= keys[i + 1] for i in range(len(keys) - 1)):
-            raise ValueError("repeats: each partition's keys must be ascending and distinct")
-        parsed.append(keys)
+    parsed = [ascending_keys(data, "repeats: each partition's keys are",
+                             "each partition's keys") for data in arrays]
     found = [array("q") for _ in parsed]
     previous = None
     for key, pid in heapq.merge(*(_tagged(keys, pid) for pid, keys in enumerate(parsed))):
