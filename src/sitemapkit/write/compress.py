@@ -63,8 +63,6 @@ def _module(backend: str) -> Any:
 
 
 def check_level(backend: str, level: int) -> None:
-    if backend == "auto":
-        raise ValueError("gzip_backend 'auto' is resolved before its level is checked")
     _module(backend)
     levels = LEVELS[backend]
     if isinstance(level, bool) or not isinstance(level, int) or level not in levels:

@@ -12,18 +12,20 @@ the canonical form is listed (except ``…/index/``, which servers do not serve)
 from __future__ import annotations
 
 import multiprocessing
+import operator
 import os
 import re
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urljoin, urlsplit
 
 from ...errors import InputError, UsageError
 from ..htmlmeta import ELSEWHERE, NOINDEX, REDIRECT, HtmlSignals, html_signals, url_identity
+from .listing import frontier, page_paths
 
 HEAD_CHUNK = 1 << 13  # most heads end in the first 8 KiB
 HEAD_LIMIT = 1 << 20  # a <head> longer than this is read no further
@@ -75,10 +77,10 @@ def scan(out_dir: Path, base: str) -> Scan:
         raise UsageError(f"{out_dir} is not a directory (give the generator's output "
                          "directory, e.g. site/ or public/)")
     root = os.fspath(out_dir)
-    files, subtrees = _frontier(root)
+    files, subtrees = frontier(root)
     workers = _workers() if len(files) + len(subtrees) >= PARALLEL_UNITS else 1
     result = _read_parallel(root, base, files, subtrees, workers) if workers > 1 else \
-        _read(root, base, sorted(files + [r for d in subtrees for r in _html_files(root, d)]))
+        _read(root, base, page_paths(root, files, subtrees))
     if not result.pages and not result.left:
         raise UsageError(f"{out_dir} holds no HTML pages; build the site first")
     return result
@@ -108,7 +110,7 @@ def _read(root: str, base: str, rels: list[str]) -> Scan:
 
 # --- one worker per core for a large site ----------------------------------------------
 PARALLEL_UNITS = 2000  # files and folders in the top two levels; fewer: one process
-_FRONTIER_DEPTH = 2  # levels listed before the work is split (Hugo: root, sections)
+_SIGNALS = operator.attrgetter(*(f.name for f in fields(HtmlSignals)))  # in field order
 _Packed = tuple[list[tuple[Any, ...]], list[tuple[str, str, str, str]],
                 list[tuple[str, str]], dict[str, int]]
 
@@ -127,21 +129,6 @@ def _workers() -> int:
     return max(1, min(cores, 8))
 
 
-def _frontier(root: str) -> tuple[list[str], list[str]]:
-    """(pages in the top levels, folders below them left to walk): what is split
-    between the workers. Hidden folders are skipped, as in ``_html_files``."""
-    files: list[str] = []
-    level = [""]
-    for _ in range(_FRONTIER_DEPTH):
-        below: list[str] = []
-        for rel_dir in level:
-            found, folders = _list(root, rel_dir)
-            files += found
-            below += folders
-        level = below
-    return files, sorted(level)
-
-
 def _read_parallel(root: str, base: str, files: list[str], subtrees: list[str],
                    workers: int) -> Scan:
     """``_read`` over stripes of the work in ``workers`` forked processes; each returns
@@ -154,8 +141,7 @@ def _read_parallel(root: str, base: str, files: list[str], subtrees: list[str],
                                    [files[i::workers] for i in range(workers)],
                                    [subtrees[i::workers] for i in range(workers)]))
     except BrokenProcessPool:  # a worker killed (memory): the same work, here
-        return _read(root, base, sorted(files + [r for d in subtrees
-                                                 for r in _html_files(root, d)]))
+        return _read(root, base, page_paths(root, files, subtrees))
     result = Scan()
     for pages, left, other_base, generators in packed:
         result.pages += [BuiltPage(path, url, HtmlSignals(*signals))
@@ -172,48 +158,14 @@ def _read_parallel(root: str, base: str, files: list[str], subtrees: list[str],
 
 def _read_stripe(root: str, base: str, files: list[str], subtrees: list[str]) -> _Packed:
     """One worker's share: its top-level pages and the pages under its folders."""
-    found = _read(root, base, sorted(files + [r for d in subtrees
-                                              for r in _html_files(root, d)]))
-    pages = [(p.path, p.url, p.signals.noindex, p.signals.canonical, p.signals.redirect,
-              p.signals.alternates, p.signals.generator) for p in found.pages]
+    found = _read(root, base, page_paths(root, files, subtrees))
+    pages = [(p.path, p.url, *_SIGNALS(p.signals)) for p in found.pages]
     left = [(i.path, i.url, i.reason, i.detail) for i in found.left]
     return pages, left, found.other_base, found.generators
 
 
 def _detail(reason: str, signals: HtmlSignals) -> str:
     return signals.canonical or "" if reason == ELSEWHERE else ""
-
-
-def _html_files(root: str, top: str = "") -> list[str]:
-    """Relative paths of the .html files under ``top``; hidden folders skipped (one
-    ``scandir`` per directory, no per-file stat). A folder with no pages yields none."""
-    found: list[str] = []
-    stack = [top]
-    while stack:
-        files, folders = _list(root, stack.pop())
-        found += files
-        stack += folders
-    return found
-
-
-def _list(root: str, rel_dir: str) -> tuple[list[str], list[str]]:
-    """(.html files, folders not hidden) directly in ``rel_dir``, relative to root."""
-    try:
-        entries = list(os.scandir(os.path.join(root, rel_dir) if rel_dir else root))
-    except OSError as exc:
-        raise InputError(f"cannot read {os.path.join(root, rel_dir)}: "
-                         f"{exc.strerror or exc}") from None
-    files: list[str] = []
-    folders: list[str] = []
-    for entry in entries:
-        name = entry.name
-        rel = rel_dir + "/" + name if rel_dir else name
-        if entry.is_dir():
-            if not name.startswith("."):
-                folders.append(rel)
-        elif name.endswith((".html", ".htm")):
-            files.append(rel)
-    return files, folders
 
 
 def read_head(path: str | os.PathLike[str]) -> bytes:
