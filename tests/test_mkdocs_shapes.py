@@ -126,12 +126,14 @@ def test_redirect_stubs_and_generated_pages(tmp_path):
     assert "1 redirect stubs left out" in done.stderr
 
 
-def test_blog_generated_pages_get_their_own_note(tmp_path):
+def test_blog_generated_pages_get_their_own_note_when_lists_are_not_dated(tmp_path):
+    """With date_lists off, archive and category pages have nothing to be dated by."""
     repo = mkdocs_project(tmp_path / "p", {
         "index.md": "# Home\n", "blog/index.md": "# Blog\n",
         "blog/posts/one.md": "---\ndate: 2024-01-01\ncategories: [News]\n---\n# One\n\nText.\n",
         "blog/posts/two.md": "---\ndate: 2024-02-01\ncategories: [News]\n---\n# Two\n\nText.\n",
-    }, {"theme": {"name": "material"}, "plugins": [{"blog": {}}, "sitemapkit"]})
+    }, {"theme": {"name": "material"},
+        "plugins": [{"blog": {}}, {"sitemapkit": {"date_lists": False}}]})
     done = mkdocs_build(repo.root, "--strict")
     got = lastmods(repo.root)
     undated = sorted(u for u, d in got.items() if d is None)

@@ -113,6 +113,11 @@ OPTIONS: tuple[Option, ...] = (
     *(_o(state, "omit", f"pages git cannot date ({state.replace('_', ' ')}): omit, mtime or "
          "build-time", PAGES, str, choices=POLICIES, section="git")
       for state in ("uncommitted", "untracked", "not_in_git", "no_git")),
+    _o("date_lists", True, "a page that lists other pages (blog index, archives, categories, "
+       "tags, section lists) is as new as the newest page it lists", (MKDOCS, SITE),
+       section="git"),
+    _o("date_api_pages", True, "a mkdocstrings page is as new as the source files of the "
+       "objects it renders", (MKDOCS,), section="git"),
     _o("shallow", "warn", "a shallow clone: warn, or error (fails the build)", PAGES, str,
        choices=("warn", "error"), section="git"),
     _o("cache_dir", None, "git-date cache (default: .cache/sitemapkit beside mkdocs.yml or "

@@ -15,13 +15,15 @@ import os
 import time
 from collections import Counter
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from ._display import count
 from .errors import ConfigError
 from .options import DEFAULT_CACHE, SITE, for_host
-from .publish.pipeline import Outcome, newest, publish_pages
+from .publish.dating import page_dates
+from .publish.pipeline import Outcome, publish_pages
 from .publish.settings import git_options, page_rules, publish_settings, writer_options
 from .rules.urls import normalize_base_url
 from .sources.built import detect
@@ -36,6 +38,7 @@ from .sources.built.compare import (
 from .sources.built.family import Layout
 from .sources.built.floor import OldSitemap, read_old
 from .sources.built.languages import page_clusters
+from .sources.built.listed import with_lists
 from .sources.built.mapping import Sources, find_sources, repository_top
 from .sources.built.scan import SINGULAR, BuiltPage, Scan, page_identity, scan
 from .sources.gitdates import GitDates, git_dates
@@ -84,20 +87,26 @@ def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str, *,
                            Path(map_file) if map_file else None)
     warnings += sources.warnings + _source_warnings(sources, source, layout)
     rows, unsourced = _rows(pages, sources, rules, settings_values, unlisted)
+    if settings_values["date_lists"]:
+        rows = with_lists(rows, out, layout.lists if layout else Layout("", out).lists)
     dates = _dates(rows, settings_values, source, warnings)
     old = read_old(out, str(writer.resolved().filename), base)
     rows, language_notes = _with_alternates(rows, old, pages)
     generator = layout.family if layout else GENERATOR_NAMES.get(meta, "the generator")
+    dated = page_dates(rows, dates)
     outcome = publish_pages(rows, dates, settings_values["lastmod"], out, base, writer,
-                            settings, started, lambda: _replaced(old, out, generator))
+                            settings, started, lambda: _replaced(old, out, generator), dated)
     after_write = outcome.infos[1:]  # replaced files, validation: after the notes below
     del outcome.infos[1:]
     undated = set() if old is None or old.ours or not old.dated else \
-        {row.loc for row in rows if settings_values["lastmod"] == "none" or
-         newest(dates, row.source, row.parts) is None}  # asked only when it gave dates
+        {row.loc for row, date in zip(rows, dated.dates, strict=True)
+         if settings_values["lastmod"] == "none" or date is None}  # asked only when it gave dates
     floor_notes, floor_warnings = _floor(old, rows, undated, found, base, unlisted, generator,
                                          settings_values["report"])
-    notes += sources.notes + _unsourced_note(unsourced, settings_values) + _mapped_note(sources)
+    still = unsourced if settings_values["drop_unsourced"] else \
+        sum(1 for row, date in zip(rows, dated.dates, strict=True)
+            if not row.source and date is None)
+    notes += sources.notes + _unsourced_note(still, settings_values) + _mapped_note(sources)
     notes += dates.notes
     notes += language_notes + floor_notes + after_write + _map_artifacts(map_file, out)
     outcome.infos[1:1] = notes
@@ -168,15 +177,16 @@ def _mapped_note(sources: Sources) -> list[str]:
 def _unsourced_note(unsourced: int, values: Mapping[str, Any]) -> list[str]:
     if not unsourced:
         return []
-    what = "left out (drop_unsourced)" if values["drop_unsourced"] else "listed without lastmod"
+    what = "left out (drop_unsourced)" if values["drop_unsourced"] else \
+        "listed without lastmod (none lists a page with one)"
     return [f"{count(unsourced, 'page')} with no source file (list and taxonomy pages, "
             f"pages the generator made, pages no rule maps): {what}"]
 
 
 def _dates(rows: list[PageRow], values: Mapping[str, Any],
            source: str | os.PathLike[str] | None, warnings: list[str]) -> GitDates:
-    paths = list(dict.fromkeys(p for row in rows if row.source
-                               for p in (row.source, *row.parts)))
+    paths = list(dict.fromkeys(p for row in rows for p in (row.source, *row.parts, *row.lists)
+                               if p))
     if values["lastmod"] == "none" or not paths:
         return GitDates()
     where = Path(source).resolve() if source is not None else Path(paths[0]).parent
@@ -206,8 +216,7 @@ def _with_alternates(rows: list[PageRow], old: OldSitemap | None,
     for row in rows:
         links = by_identity.get(page_identity(row.loc), ())
         if links and any(page_identity(href) == page_identity(row.loc) for _, href in links):
-            row = PageRow(row.loc, row.source, row.label, row.changefreq, row.priority,
-                          tuple(dict.fromkeys(links)), row.parts)
+            row = replace(row, alternates=tuple(dict.fromkeys(links)))
         out.append(row)
     return out, notes
 

@@ -2,7 +2,10 @@
 
 The i18n plugin builds each language in turn (nested builds, one site_dir). Each
 build hands its pages here; when every language is in, the clusters are formed by
-the language-neutral source path. A page that is only the default language's
+the URL each page is published at, its language's prefix cut (``zh/sessions/`` and
+``sessions/`` are one page), after MkDocs chose one source per URL: a stale
+``zh/sessions.md`` beside ``zh/sessions/index.md`` still joins the cluster, as the
+site's own language switcher links it. A page that is only the default language's
 fallback copy is not a translation: it is left out (it duplicates the original,
 protocol-rules 14) and never joins a cluster.
 """
@@ -20,7 +23,7 @@ from ..sources.pages import PageRow
 class BuiltPage:
     """One built page, as the adapter saw it in its own language build."""
 
-    key: str  # language-neutral source path (norm_src_uri), or src_uri without i18n
+    key: str  # language-neutral URL path (the language's link cut), or the URL path
     locale: str | None  # language of the page's content
     language: str | None  # language build it was rendered in
     loc: str
@@ -28,6 +31,8 @@ class BuiltPage:
     changefreq: Any
     priority: Any
     label: str  # how errors name the page
+    parts: tuple[str, ...] = ()  # files it renders besides its source (API objects' code)
+    lists: tuple[str, ...] = ()  # sources of the pages it lists (blog posts)
 
     @property
     def is_fallback(self) -> bool:
@@ -43,10 +48,23 @@ def i18n_plugin(config: Any) -> Any | None:
     return plugin
 
 
-def file_languages(file: Any) -> tuple[str | None, str | None, str]:
-    """(content locale, build language, neutral key) of an i18n-localized File."""
-    return (getattr(file, "locale", None), getattr(file, "locale_alternate_of", None),
-            getattr(file, "norm_src_uri", file.src_uri))
+def file_languages(file: Any) -> tuple[str | None, str | None]:
+    """(content locale, build language) of an i18n-localized File."""
+    return getattr(file, "locale", None), getattr(file, "locale_alternate_of", None)
+
+
+def language_links(plugin: Any | None) -> dict[str, str]:
+    """Each language's URL prefix under the site root (``zh/``; ``""`` at the root)."""
+    if plugin is None:
+        return {}
+    return {str(lang.locale): str(lang.link or "/").lstrip("/")
+            for lang in plugin.config.languages if lang.link is not None}
+
+
+def neutral_url(url: str, language: str | None, links: dict[str, str]) -> str:
+    """A page's URL path with its language's prefix cut: one key per translated page."""
+    prefix = links.get(language or "", "")
+    return url[len(prefix):] if prefix and url.startswith(prefix) else url
 
 
 def x_default_language(setting: bool | str, default_language: str | None) -> str | None:
@@ -57,7 +75,7 @@ def x_default_language(setting: bool | str, default_language: str | None) -> str
 
 def page_row(page: BuiltPage, alternates: tuple[tuple[str, str], ...] = ()) -> PageRow:
     return PageRow(page.loc, page.source, page.label, page.changefreq, page.priority,
-                   alternates)
+                   alternates, page.parts, page.lists)
 
 
 def with_alternates(rows: list[BuiltPage], languages: list[str], x_default: str | None

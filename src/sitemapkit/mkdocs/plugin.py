@@ -5,6 +5,10 @@ Collects each built page's HTML signals in ``on_post_page`` and writes in
 rebuild are read back from their source (front matter) and output (HTML). With
 mkdocs-static-i18n, each language build hands in its pages and the last one writes
 one sitemap for all languages, with hreflang clusters.
+
+What a page shows beyond its source is collected while it renders: the posts a list
+page shows (the ``posts`` a theme's page context holds, as Material's blog views do)
+and the source files of the API objects a mkdocstrings page renders (``apiparts``).
 """
 
 from __future__ import annotations
@@ -12,7 +16,6 @@ from __future__ import annotations
 import logging
 import os
 import time
-from collections.abc import Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Literal
@@ -22,8 +25,9 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
-from mkdocs.utils.meta import get_data
+from mkdocs.utils.templates import TemplateContext
 
 from ..errors import SitemapkitError
 from ..options import DEFAULT_CACHE
@@ -34,14 +38,18 @@ from ..sources.gitdates import GitDates, GitOptions, git_dates
 from ..sources.htmlmeta import LEFT_OUT_REASONS, HtmlSignals, html_signals, left_out
 from ..sources.pages import PageRow
 from .config import SitemapConfig
+from .files import generated, inside, is_404, meta, read_signals
 from .i18n import (
     BuiltPage,
     file_languages,
     i18n_plugin,
+    language_links,
+    neutral_url,
     page_row,
     with_alternates,
     x_default_language,
 )
+from .shown import Shown
 
 log = logging.getLogger("mkdocs.plugins.sitemapkit")
 
@@ -54,6 +62,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self.written: dict[str, str] = {}  # dest_uri -> src_uri of the page written there
         self.pending: tuple[list[str], Future[GitDates]] | None = None
         self.languages_done: dict[str, list[BuiltPage]] = {}  # i18n: rows per language build
+        self.shown = Shown()  # what pages show beyond their source, as they render
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"],
                    dirty: bool) -> None:
@@ -76,6 +85,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         # MkDocs' own sitemap.xml stamps every page with the build date: we own it now.
         config.theme.static_templates.discard("sitemap.xml")
         self.signals, self.written = {}, {}
+        self.shown = Shown()
         return None
 
     @event_priority(-110)  # after mkdocs-static-i18n (-100) has localized the file list
@@ -85,7 +95,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             # With the template dropped, the theme's raw sitemap.xml would be copied as a
             # static file, and would stay there as junk if the build failed.
             for file in [f for f in files if f.src_uri in ("sitemap.xml", "sitemap.xml.gz")
-                         and not _inside(f.abs_src_path, config.docs_dir)]:
+                         and not inside(f.abs_src_path, config.docs_dir)]:
                 files.remove(file)
             if i18n_plugin(config) is not None:
                 return None  # one git pass for all languages, when the last build writes
@@ -97,11 +107,23 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             pool.shutdown(wait=False)  # the thread ends with the pass
         return None
 
+    @event_priority(-110)  # after Material's blog (-100) put the view's posts in place
+    def on_page_context(self, context: TemplateContext, /, *, page: Page,
+                        config: MkDocsConfig, nav: Navigation) -> TemplateContext | None:
+        if self._on() and self.values["date_lists"]:
+            self.shown.posts(page, context)
+        return None
+
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:
-        if self.config["enabled"] and self.command != "serve":
+        if self._on():
             self.signals[page.file.dest_uri] = html_signals(output)
             self.written[page.file.dest_uri] = page.file.src_uri
+            if self.values["date_api_pages"]:
+                self.shown.api_objects(page, config)
         return None
+
+    def _on(self) -> bool:
+        return bool(self.config["enabled"]) and self.command != "serve"
 
     # After plugins at default priority, so a failure there keeps the old sitemap; but
     # before mkdocs-static-i18n's (-100), which runs the other language builds from it.
@@ -113,7 +135,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         rows = self._rows(config)
         i18n = i18n_plugin(config)
         if i18n is None:
-            dates = self._git_dates(config, [r.source for r in rows if r.source])
+            dates = self._git_dates(config, [r.source for r in rows if r.source], rows)
             self._write([page_row(row) for row in rows], dates, config, started)
             return
         self.languages_done[str(i18n.current_language)] = rows
@@ -129,37 +151,44 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             log.info(f"sitemapkit: {fallbacks} fallback copies of default-language pages left "
                      "out (not translations)")
         sources = [r.source for r in paired if r.source]
-        self._write(paired, self._git_dates(config, sources), config, started)
+        self._write(paired, self._git_dates(config, sources, all_rows), config, started)
 
     def _rows(self, config: MkDocsConfig) -> list[BuiltPage]:
         """This build's published pages, after exclusions, redirects, noindex and
         canonical checks."""
         counts = dict.fromkeys(LEFT_OUT_REASONS, 0)
-        rows, generated = [], 0
+        rows, undatable = [], 0
+        links = language_links(i18n_plugin(config))
         for file in self._published():
-            meta = _meta(file)
-            setting = meta.get("sitemap", True)
-            locale, language, key = file_languages(file)
+            front = meta(file)
+            setting = front.get("sitemap", True)
+            locale, language = file_languages(file)
+            neutral_source = getattr(file, "norm_src_uri", file.src_uri)
             if setting is False or self.rules.excluded(file.src_uri) or \
-                    (key != file.src_uri and self.rules.excluded(key)):
+                    (neutral_source != file.src_uri and self.rules.excluded(neutral_source)):
                 continue
             loc = urljoin(_site_url(config), file.url)
-            reason = left_out(self.signals.get(file.dest_uri) or _read_signals(file), loc)
+            reason = left_out(self.signals.get(file.dest_uri) or read_signals(file), loc)
             if reason:
                 counts[reason] += 1
                 continue
             changefreq, priority = self.rules.hints(
                 file.src_uri, setting if isinstance(setting, dict) else None)
-            source = "" if _generated(file, config.docs_dir) else file.abs_src_path or ""
-            generated += not source
-            rows.append(BuiltPage(key, locale, language, loc, source, changefreq, priority,
-                                  file.src_uri))
+            source = "" if generated(file, config.docs_dir) else file.abs_src_path or ""
+            lists = self.shown.listed.get(file.dest_uri, ())
+            undatable += not source and not lists
+            rows.append(BuiltPage(neutral_url(loc.removeprefix(_site_url(config)), language,
+                                              links), locale, language,
+                                  loc, source, changefreq, priority, file.src_uri,
+                                  self.shown.parts.get(file.dest_uri, ()), lists))
+            for note in self.shown.notes(file):
+                log.info(f"sitemapkit: {note}")
         for what, count in counts.items():
             if count:
                 log.info(f"sitemapkit: {count:,} {what} left out")
-        if generated and self.config["lastmod"] != "none":
-            log.info(f"sitemapkit: {generated:,} generated page{'s' * (generated != 1)} "
-                     "(no source file): no lastmod")
+        if undatable and self.config["lastmod"] != "none":
+            log.info(f"sitemapkit: {undatable:,} generated page{'s' * (undatable != 1)} "
+                     "(no source file, listing no page): no lastmod")
         return rows
 
     def _published(self) -> list[File]:
@@ -170,7 +199,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         assert self.files is not None
         by_dest: dict[str, list[File]] = {}
         for file in self.files.documentation_pages():
-            if not _is_404(file):
+            if not is_404(file):
                 by_dest.setdefault(file.dest_uri, []).append(file)
         chosen = []
         for dest, files in by_dest.items():
@@ -189,7 +218,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         if self.config["lastmod"] == "none":
             return []
         return [f.abs_src_path for f in files.documentation_pages()
-                if f.abs_src_path and not _is_404(f) and not _generated(f, docs_dir)]
+                if f.abs_src_path and not is_404(f) and not generated(f, docs_dir)]
 
     def _git_options(self, config: MkDocsConfig) -> GitOptions:
         return git_options(self.values, self._cache(config) or None)
@@ -200,16 +229,24 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         cache = DEFAULT_CACHE if setting is None else setting
         return cache and str(Path(config.config_file_path or ".").parent / cache)
 
-    def _git_dates(self, config: MkDocsConfig, needed: list[str]) -> GitDates:
-        """The pass started in on_files when it covers ``needed``, else a new one."""
+    def _git_dates(self, config: MkDocsConfig, needed: list[str],
+                   rows: list[BuiltPage]) -> GitDates:
+        """The pass started in on_files when it covers ``needed``, else a new one; the
+        parts and listed pages it did not cover (API objects' code) in one more pass,
+        for them alone."""
         paths, pending = self.pending or ([], None)
         self.pending = None
-        wanted = [] if self.config["lastmod"] == "none" else sorted(set(needed))
+        off = self.config["lastmod"] == "none"
+        wanted = [] if off else sorted(set(needed))
+        parts = [] if off else sorted({p for row in rows for p in (*row.parts, *row.lists)})
         try:
             if pending is not None and set(wanted) <= set(paths):
                 result = pending.result()
+                more = sorted(set(parts) - set(paths))
+                if more:
+                    result.update(git_dates([], self._git_options(config), extra=more))
             else:
-                result = git_dates(wanted, self._git_options(config))
+                result = git_dates(wanted, self._git_options(config), extra=parts)
         except SitemapkitError as exc:
             raise _plugin_error(exc) from None
         for warning in result.warnings:
@@ -257,38 +294,3 @@ def _site_url(config: MkDocsConfig) -> str:
     """site_url as a directory, as MkDocs reads it (mike sets 'https://host/1.0')."""
     url = config.site_url or ""
     return url if url.endswith("/") else url + "/"
-
-
-def _inside(path: str | None, directory: str) -> bool:
-    return bool(path) and os.path.abspath(str(path)).startswith(
-        os.path.join(os.path.abspath(directory), ""))
-
-
-def _generated(file: File, docs_dir: str) -> bool:
-    """A page a plugin made (blog archives, tags): it has no source file to date."""
-    return getattr(file, "generated_by", None) is not None and \
-        not _inside(file.abs_src_path, docs_dir)
-
-
-def _is_404(file: File) -> bool:
-    return file.src_uri == "404.md" or file.url in ("404.html", "404/")
-
-
-def _meta(file: File) -> Mapping[str, Any]:
-    """Front matter: from the page if this build read it, else from its source."""
-    if file.page is not None and file.page.markdown is not None:
-        return file.page.meta
-    if not file.abs_src_path:
-        return {}
-    try:
-        return get_data(Path(file.abs_src_path).read_text("utf-8-sig"))[1]
-    except OSError:
-        return {}
-
-
-def _read_signals(file: File) -> HtmlSignals:
-    """A page a --dirty build did not rebuild: read its existing output."""
-    try:
-        return html_signals(Path(file.abs_dest_path).read_text("utf-8", errors="replace"))
-    except OSError:
-        return HtmlSignals()

@@ -10,9 +10,8 @@ log: warnings fail a strict build, errors fail any build.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,6 +23,7 @@ from ..sources.pages import PageRow, as_lastmod
 from ..write import WriteResult, write_sitemaps
 from ..write.options import WriterOptions
 from ..write.stream import LineSource
+from .dating import Dated, page_dates
 from .notify import announce, write_key_file
 from .robots import is_host_root, robots_sitemap_line
 from .settings import PublishSettings
@@ -41,30 +41,27 @@ class Outcome:
     notify_failures: list[str] = field(default_factory=list)  # also in warnings or errors
 
 
-def entries_from_rows(rows: Iterable[PageRow], dates: GitDates, kind: str) -> list[UrlEntry]:
-    """Each page dated by the newest of its source and parts (undated if its source is)."""
-    return [UrlEntry(row.loc, as_lastmod(newest(dates, row.source, row.parts), kind),
-                     row.changefreq, row.priority, row.alternates) for row in rows]
-
-
-def newest(dates: GitDates, source: str, parts: Iterable[str]) -> datetime | None:
-    own = dates.get(source) if source else None
-    if own is None:
-        return None
-    return max([own, *(d for d in map(dates.get, parts) if d is not None)])
+def entries_from_rows(rows: Sequence[PageRow], dated: Dated, kind: str) -> list[UrlEntry]:
+    """Each page with the date ``dating`` gave it (see there for the rules)."""
+    return [UrlEntry(row.loc, as_lastmod(date, kind), row.changefreq, row.priority,
+                     row.alternates) for row, date in zip(rows, dated.dates, strict=True)]
 
 
 def publish_pages(rows: list[PageRow], dates: GitDates, kind: str, out_dir: str | Path,
                   base: str, writer: WriterOptions, settings: PublishSettings,
-                  started: float, live: Callable[[], list[str]] | None = None) -> Outcome:
-    """The docs hosts' path: date the rows, write, publish, and say so in one line.
+                  started: float, live: Callable[[], list[str]] | None = None,
+                  dated: Dated | None = None) -> Outcome:
+    """The docs hosts' path: date the rows (``dated`` when the host did already),
+    write, publish, and say so in one line, then how list pages and parts were dated.
     ``live`` runs once the new set is live, before validation (``site`` removes the
     generator's language-folder sitemaps there); it returns notes."""
-    entries = entries_from_rows(rows, dates, kind)
+    dated = dated or page_dates(rows, dates)
+    entries = entries_from_rows(rows, dated, kind)
     outcome = publish(entries, out_dir, base, writer, settings,
                       lambda position: rows[position - 1].label, live)
-    dated = sum(e.lastmod is not None for e in entries)
-    outcome.infos.insert(0, summary_line(outcome.result, dated, started))
+    count_dated = sum(e.lastmod is not None for e in entries)
+    outcome.infos[:0] = [summary_line(outcome.result, count_dated, started)] + \
+        (dated.notes if kind != "none" else [])
     return outcome
 
 

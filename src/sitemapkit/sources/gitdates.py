@@ -91,6 +91,19 @@ class GitDates:
     def get(self, path: str | os.PathLike[str]) -> datetime | None:
         return self.dates.get(_absolute(path))
 
+    def update(self, other: GitDates) -> None:
+        """Take in a second pass over other paths (a page's parts found late)."""
+        self.dates.update(other.dates)
+        self.unknown.update(other.unknown)
+        self.states.update(other.states)
+        self.warnings += [w for w in other.warnings if w not in self.warnings]
+        self.git_calls += other.git_calls
+        self.from_git += other.from_git
+
+    def state(self, path: str | os.PathLike[str]) -> str | None:
+        """Why git gave ``path`` no date (a ``STATES`` key), or None."""
+        return self.states.get(_absolute(path))
+
     def notes_for(self, paths: Iterable[str | os.PathLike[str]]) -> list[str]:
         """One line per reason, counting only ``paths`` (the pages a sitemap lists)."""
         counts: dict[str, int] = {}
@@ -108,7 +121,8 @@ def git_dates(paths: Iterable[str | os.PathLike[str]],
     """Date every path from its repository's history (see module docstring).
 
     ``extra`` paths (a page's included files, its translation catalog) are dated in the
-    same pass when git can; they get no policy and no note, since they are not pages.
+    same pass when git can; they get no policy and no note of their own, since they are
+    not pages (``states`` still says why one is undated, for the pages showing it).
     """
     opts = options or GitOptions()
     opts.check()
@@ -171,8 +185,9 @@ def _apply_policies(fallback: dict[str, list[str]], opts: GitOptions, out: GitDa
     for state, files in fallback.items():
         policy = out.policies[state] = opts.policy(state)
         for path in files:
-            if path not in counted:
-                continue  # an extra path: simply undated
+            if path not in counted:  # an extra path: undated, and why
+                out.states[path] = state
+                continue
             out.states[path] = state
             if policy == "mtime" and os.path.exists(path):
                 out.dates[path] = datetime.fromtimestamp(int(os.stat(path).st_mtime),

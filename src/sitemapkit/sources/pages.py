@@ -90,3 +90,4 @@ class PageRow:
     priority: Any = None
     alternates: tuple[tuple[str, str], ...] = ()
     parts: tuple[str, ...] = ()  # other files it is made of (includes, catalogs)
+    lists: tuple[str, ...] = ()  # sources of the pages it lists (a blog index, a tag page)

@@ -42,18 +42,24 @@ def _none(path: str) -> list[str]:
     return []
 
 
+def _never(source: str) -> bool:
+    return False
+
+
 @dataclass
 class Layout:
     """A generator family and its content root. ``candidates`` lists, for an output path
     relative to the site root, the source paths (relative to ``content``) that may have
     made it, the generator's first choice first. ``known`` reads what the generator
-    recorded, keyed by ``url_key``; it wins over the candidates."""
+    recorded, keyed by ``url_key``; it wins over the candidates. ``lists`` tells a
+    source that makes a list page (Hugo's ``_index`` files): dated by what it lists too."""
 
     family: str  # the generator's name as messages give it ("Hugo", "Zensical")
     content: Path
     candidates: Callable[[str], list[str]] = _none
     generated: tuple[str, ...] = field(default=())  # output paths that never have a source
     known: Callable[[Built], dict[str, list[Known]]] | None = None
+    lists: Callable[[str], bool] = _never
 
 
 def url_key(path: str) -> str:

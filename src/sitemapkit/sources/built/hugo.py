@@ -30,7 +30,13 @@ def detect(source: Path, generator: str) -> Layout | None:
     config = read_hugo_config(source)
     if config is None:
         return None
-    return Layout("Hugo", source, known=lambda built: content_urls(source, config, built.keys))
+    return Layout("Hugo", source, known=lambda built: content_urls(source, config, built.keys),
+                  lists=is_branch)
+
+
+def is_branch(path: str) -> bool:
+    """A branch bundle's ``_index`` file: a section, the home page, a taxonomy (a list)."""
+    return os.path.basename(path).startswith("_index.")
 
 
 def read_hugo_config(source: Path) -> dict[str, Any] | None:

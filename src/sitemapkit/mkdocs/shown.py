@@ -1,0 +1,48 @@
+"""What a page shows beyond its own source, collected while it renders: the posts a
+list page shows (the ``posts`` its page context holds, as Material's blog views have
+them: a blog index, archive, category or pagination page), and the source files of
+the API objects a mkdocstrings page renders (``apiparts``). Both date the page."""
+
+from __future__ import annotations
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import File
+from mkdocs.structure.pages import Page
+from mkdocs.utils.templates import TemplateContext
+
+from .apiparts import identifiers, object_files, python_handler
+
+
+class Shown:
+    def __init__(self) -> None:
+        self.listed: dict[str, tuple[str, ...]] = {}  # dest_uri -> sources of its posts
+        self.parts: dict[str, tuple[str, ...]] = {}  # dest_uri -> files of its API objects
+        self.unknown: dict[str, list[str]] = {}  # dest_uri -> objects the handler lacked
+
+    def posts(self, page: Page, context: TemplateContext) -> None:
+        """The posts this page shows (only these: a pagination page shows a slice)."""
+        posts = context.get("posts")
+        if isinstance(posts, list) and posts:
+            sources = (getattr(getattr(post, "file", None), "abs_src_path", None)
+                       for post in posts)
+            self.listed[page.file.dest_uri] = tuple(dict.fromkeys(s for s in sources if s))
+
+    def api_objects(self, page: Page, config: MkDocsConfig) -> None:
+        """The files of the objects this page rendered, read now: mkdocstrings tears
+        its handlers down when the build ends."""
+        if not page.markdown or ":::" not in page.markdown:
+            return
+        names = identifiers(page.markdown)
+        handler = python_handler(config) if names else None
+        if handler is None:
+            return
+        files, unknown = object_files(handler, names)
+        own = page.file.abs_src_path
+        self.parts[page.file.dest_uri] = tuple(f for f in files if f != own)
+        if unknown:
+            self.unknown[page.file.dest_uri] = unknown
+
+    def notes(self, file: File) -> list[str]:
+        return [f"{file.src_uri} renders {name}, which mkdocstrings' Python handler did not "
+                "load: its source is not counted in the page's lastmod"
+                for name in self.unknown.get(file.dest_uri, ())]

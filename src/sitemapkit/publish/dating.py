@@ -1,0 +1,92 @@
+"""Each page's lastmod from the git dates of what it shows. A page is as new as its
+source and its parts (includes, translation catalogs, the code an API page renders);
+a page that lists other pages of the site (a blog index, an archive, a tag page, a
+section list) is also as new as the newest page it lists. Search engines trust a
+lastmod only while it moves when the page changes, and only then.
+
+A part git cannot date (uncommitted, git-ignored, outside the repository) is named
+with a page it belongs to: never a silently older date.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from .._display import count, shown_path
+from ..sources.pages import PageRow
+
+if TYPE_CHECKING:
+    from ..sources.gitdates import GitDates
+
+PARTS_SHOWN = 5  # undatable parts named one per line; the rest counted
+
+
+@dataclass
+class Dated:
+    """Each row's date (None: no lastmod), and what the summary says about them."""
+
+    dates: list[datetime | None]
+    by_lists: int = 0  # list pages whose date came from, or moved with, what they list
+    notes: list[str] = field(default_factory=list)
+
+
+def newest(dates: GitDates, source: str, parts: Iterable[str]) -> datetime | None:
+    """A page's own date: the newest of its source and its parts; None when its source
+    has none (a part alone never dates a page: the page's own text may be older news)."""
+    own = dates.get(source) if source else None
+    if own is None:
+        return None
+    return max([own, *(d for d in map(dates.get, parts) if d is not None)])
+
+
+def page_dates(rows: Sequence[PageRow], dates: GitDates) -> Dated:
+    """Every row dated: its own date, raised to the newest own date of the pages it
+    lists. One level only: a list page listed by another counts with its own source,
+    so pagination pages linking each other never pass the newest post around."""
+    own = [newest(dates, row.source, row.parts) for row in rows]
+    by_source = {row.source: date for row, date in zip(rows, own, strict=True)
+                 if row.source and date}
+    result = Dated([])
+    for row, date in zip(rows, own, strict=True):
+        if row.lists and (date is not None or not row.source):  # an undated source stays so
+            listed = [d for d in (by_source.get(s) or newest(dates, s, ()) for s in row.lists)
+                      if d is not None]
+            if listed and (date is None or max(listed) > date):
+                date = max(listed)
+                result.by_lists += 1
+        result.dates.append(date)
+    if result.by_lists:
+        result.notes.append(f"{count(result.by_lists, 'list page')} dated by the newest page "
+                            "they list")
+    result.notes += undatable_parts(rows, own, dates)
+    return result
+
+
+def undatable_parts(rows: Sequence[PageRow], own: Sequence[datetime | None],
+                    dates: GitDates) -> list[str]:
+    """One note per part git could not date, naming it and a page that shows it (the
+    page is dated without it). Pages without a date of their own have their own note."""
+    from ..sources.gitdates import STATES  # the wording of each git state, in one place
+
+    pages: dict[str, list[str]] = {}
+    for row, date in zip(rows, own, strict=True):
+        if date is None:
+            continue
+        for part in row.parts:
+            if dates.get(part) is None:
+                pages.setdefault(part, []).append(row.label)
+    notes = []
+    for part, labels in list(pages.items())[:PARTS_SHOWN]:
+        state = dates.state(part)
+        why = STATES[state][0] if state in STATES else "could not be dated"
+        verb = "is" if len(labels) == 1 else "are"
+        notes.append(f"part {shown_path(part)} {why}: {count(len(labels), 'page')} showing "
+                     f"it {verb} dated without it (e.g. {labels[0]})")
+    if len(pages) > PARTS_SHOWN:
+        more = sum(len(labels) for labels in list(pages.values())[PARTS_SHOWN:])
+        notes.append(f"{count(len(pages) - PARTS_SHOWN, 'more part')} git cannot date "
+                     f"({count(more, 'page')} dated without them)")
+    return notes

@@ -1,0 +1,282 @@
+"""Pages dated by what they show, through real builds over git histories with set
+dates: a list page by the newest page it lists (Material's blog, Hugo sections, tags
+and pagination through ``sitemapkit site``), a mkdocstrings page by the code of the
+objects it renders, languages clustered by the URL a page is published at, and a part
+git cannot date named with its page. Each expected date is computed here from git's
+per-file answers and what the built HTML shows."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from pathlib import Path
+from urllib.parse import urljoin
+
+from docs_projects import mkdocs_build, mkdocs_project, sphinx_build, sphinx_project
+from gitref import reference_date
+from gitrepo import Repo
+from sitemap_check import read_set
+
+from sitemapkit.publish.dating import page_dates
+from sitemapkit.sources.built.listed import main_links
+from sitemapkit.sources.gitdates import GitDates
+from sitemapkit.sources.pages import PageRow
+from test_site_generators import check, generator_urls, need, run, site
+
+SITE = "https://example.com/"
+T0, T1, T2, T3 = ("2022-01-01T10:00:00+01:00", "2023-03-03T03:00:00-05:00",
+                  "2024-05-05T05:00:00+02:00", "2025-07-07T07:00:00+00:00")
+
+
+def lastmods(out: Path, base: str = SITE) -> dict[str, str | None]:
+    return {u.loc.removeprefix(base): u.lastmod for u in read_set(out, base).urls}
+
+
+def newest(*dates: str | None) -> str | None:
+    """The newest of ISO dates (compared as instants), as written."""
+    known = [d for d in dates if d]
+    return max(known, key=datetime.fromisoformat) if known else None
+
+
+# --- the rules, on rows -------------------------------------------------------------------
+def test_a_list_page_takes_the_newest_own_date_of_what_it_lists_one_level_deep():
+    d = {name: datetime.fromisoformat(when) for name, when in
+         (("/p/a", T1), ("/p/b", T3), ("/p/index", T0), ("/p/inc", T2), ("/p/c", T0))}
+    dates = GitDates(dates=d)
+    rows = [PageRow("u/a", "/p/a", "a"), PageRow("u/b", "/p/b", "b"),
+            PageRow("u/", "/p/index", "index", lists=("/p/a",)),  # own T0, lists T1
+            PageRow("u/page/2", "", "page2", lists=("/p/b", "/p/gone")),  # no source
+            PageRow("u/tags", "", "tags", lists=()),  # lists nothing dated: undated
+            PageRow("u/x", "/p/undated", "x", lists=("/p/b",)),  # own source undated: stays
+            PageRow("u/c", "/p/c", "c", parts=("/p/inc",)),  # own date: with its include
+            PageRow("u/l2", "", "l2", lists=("/p/c", "/p/index"))]  # c's own date, T2
+    got = page_dates(rows, dates)
+    assert got.dates == [d["/p/a"], d["/p/b"], d["/p/a"], d["/p/b"], None, None, d["/p/inc"],
+                         d["/p/inc"]]
+    assert got.by_lists == 3
+    assert got.notes == ["3 list pages dated by the newest page they list"]
+
+
+def test_main_links_ignore_navigation_header_footer_asides_comments_and_scripts():
+    html = ('<html><body><header><a href="/h/">h</a></header><nav><a href="/n/">n</a></nav>'
+            '<main class=x><nav class=crumbs><a href="/crumb/">c</a></nav><!-- <a href="/c/"> -->'
+            '<script>var s = \'<a href="/s/">\';</script><ul><li><A HREF=/one/>1</A>'
+            '<li><a href="two/#top">2</a></ul><aside><a href="/side/">s</a></aside>'
+            '<footer><a href="/f/">f</a></footer></main><footer><a href="/f2/">f</a></footer>')
+    assert main_links(html) == ["/one/", "two/#top"]
+    articles = '<nav><a href="/n/">n</a></nav><article><a href="/a/">a</a></article><p>' \
+               '<a href="/p/">p</a></p><article class=post><a href=/b/>b</a></article>'
+    assert main_links(articles) == ["/a/", "/b/"]
+    assert main_links('<body><div><a href="/only-nav/">x</a></div></body>') == []
+
+
+# --- MkDocs: Material's blog ----------------------------------------------------------------
+POST = "---\ndate: {date}\ncategories: [{category}]\n---\n# {title}\n\nText of {title}.\n\n" \
+       "<!-- more -->\n\nMore.\n"
+POSTS = {"one": ("2024-01-01", "News"), "two": ("2024-02-01", "News"),
+         "three": ("2024-03-01", "Tips"), "four": ("2024-04-01", "News")}
+
+
+def _post_links(html_file: Path, url: str) -> set[str]:
+    """The posts a blog view shows: the links in its excerpts, read from the HTML."""
+    html = html_file.read_text()
+    found = set()
+    for excerpt in re.findall(r'<article class="md-post md-post--excerpt">(.*?)</article>',
+                              html, re.S):
+        for href in re.findall(r'href="([^"]+)"', excerpt):
+            target = urljoin(url, href)
+            if re.search(r"/\d{4}/\d{2}/\d{2}/[a-z]+/$", target):
+                found.add(target)
+    return found
+
+
+def test_material_blog_views_are_as_new_as_the_newest_post_they_show(tmp_path):
+    pages = {"index.md": "# Home\n", "blog/index.md": "# Blog\n\nOur news.\n"}
+    pages |= {f"blog/posts/{name}.md": POST.format(date=date, category=category, title=name)
+              for name, (date, category) in POSTS.items()}
+    repo = mkdocs_project(tmp_path / "p", pages, {
+        "theme": {"name": "material"},
+        "plugins": [{"blog": {"pagination_per_page": 2}}, "sitemapkit"]}, when=T0)
+    repo.commit(T1, {"docs/blog/index.md": "# Blog\n\nOur news, edited.\n"})
+    repo.commit(T2, {"docs/blog/posts/one.md": POST.format(date="2024-01-01", category="News",
+                                                           title="one") + "Edited.\n"})
+    repo.commit(T3, {"docs/blog/posts/three.md": POST.format(date="2024-03-01",
+                                                             category="Tips", title="three") +
+                     "Edited.\n"})
+    done = mkdocs_build(repo.root, "--strict")
+    out = repo.root / "site"
+    got = lastmods(out)
+    source_of = {}  # post URL -> its source, from the post's own page
+    for name, (date, _) in POSTS.items():
+        url = SITE + f"blog/{date.replace('-', '/')}/{name}/"
+        source_of[url] = f"docs/blog/posts/{name}.md"
+        assert got[url.removeprefix(SITE)] == reference_date(repo.root, source_of[url])
+    views = [u for u in got if u.startswith("blog/") and not re.match(r"blog/\d", u)]
+    assert {"blog/", "blog/page/2/", "blog/archive/2024/", "blog/archive/2024/page/2/",
+            "blog/category/news/", "blog/category/news/page/2/", "blog/category/tips/"} <= \
+        set(views), views
+    for view in views:
+        posts = _post_links(out / view / "index.html", SITE + view)
+        assert posts, view
+        own = reference_date(repo.root, "docs/blog/index.md") if view == "blog/" else None
+        want = newest(own, *(reference_date(repo.root, source_of[p]) for p in posts))
+        assert got[view] == want, (view, sorted(posts), got[view], want)
+    assert got["blog/"] != reference_date(repo.root, "docs/blog/index.md")  # moved by a post
+    assert f"{len(views)} list pages dated by the newest page they list" in done.stderr
+
+
+# --- MkDocs: mkdocstrings -------------------------------------------------------------------
+def _api_project(tmp_path: Path, options: dict | None = None):
+    repo = mkdocs_project(tmp_path / "p", {
+        "index.md": "# Home\n", "api/mod.md": "# Mod\n\n::: pkg.mod\n",
+        "api/pkg.md": "# Package\n\n::: pkg\n",
+        "api/other.md": "# Other\n\nShown, not rendered:\n\n```md\n::: pkg.mod\n```\n",
+        "api/func.md": "# F\n\n::: pkg.helpers.helper\n"}, {
+        "plugins": [{"mkdocstrings": {"handlers": {"python": {"paths": ["src"]}}}},
+                    {"sitemapkit": options or {}}]}, when=T0)
+    repo.commit(T0, {"src/pkg/__init__.py": '"""The package."""\nfrom .mod import run\n\n'
+                                           '__all__ = ["run"]\n',
+                     "src/pkg/mod.py": '"""A module."""\n\n\ndef run() -> None:\n    """Run."""\n',
+                     "src/pkg/helpers.py": '"""Helpers."""\n\n\ndef helper() -> int:\n'
+                                           '    """Help."""\n    return 1\n'})
+    repo.commit(T1, {"docs/api/mod.md": "# The module\n\n::: pkg.mod\n"})
+    repo.commit(T2, {"src/pkg/mod.py": '"""A module."""\n\n\ndef run() -> None:\n'
+                                       '    """Run, better documented."""\n'})
+    repo.commit(T3, {"src/pkg/helpers.py": '"""Helpers, edited."""\n\n\ndef helper() -> int:\n'
+                                           '    """Help."""\n    return 1\n'})
+    return repo
+
+
+def test_mkdocstrings_pages_are_as_new_as_the_code_they_render(tmp_path):
+    repo = _api_project(tmp_path)
+    done = mkdocs_build(repo.root, "--strict")
+    got = lastmods(repo.root / "site")
+    ref = {p: reference_date(repo.root, p) for p in (
+        "docs/api/mod.md", "docs/api/pkg.md", "docs/api/other.md", "docs/api/func.md",
+        "src/pkg/__init__.py", "src/pkg/mod.py", "src/pkg/helpers.py")}
+    assert got["api/mod/"] == newest(ref["docs/api/mod.md"], ref["src/pkg/mod.py"]) == T2
+    # the package page renders its __init__ and what it re-exports (run, from mod.py)
+    assert got["api/pkg/"] == newest(ref["docs/api/pkg.md"], ref["src/pkg/__init__.py"],
+                                     ref["src/pkg/mod.py"]) == T2
+    assert got["api/func/"] == newest(ref["docs/api/func.md"], ref["src/pkg/helpers.py"]) == T3
+    assert got["api/other/"] == ref["docs/api/other.md"] == T0  # a fenced example: no object
+    assert "Traceback" not in done.stderr
+
+
+def test_api_pages_can_be_dated_by_their_stub_alone_and_an_undatable_part_is_named(tmp_path):
+    repo = _api_project(tmp_path, {"date_api_pages": False})
+    mkdocs_build(repo.root, "--strict")
+    got = lastmods(repo.root / "site")
+    assert got["api/mod/"] == reference_date(repo.root, "docs/api/mod.md") == T1
+    repo = _api_project(tmp_path / "dirty")
+    repo.write("src/pkg/helpers.py", '"""Helpers, being edited."""\n\n\ndef helper() -> int:\n'
+                                     '    """Help."""\n    return 2\n')
+    done = mkdocs_build(repo.root)
+    got = lastmods(repo.root / "site")
+    assert got["api/func/"] == reference_date(repo.root, "docs/api/func.md") == T0
+    assert "part src/pkg/helpers.py has uncommitted changes: 1 page showing it is dated " \
+           "without it (e.g. api/func.md)" in done.stderr
+
+
+# --- MkDocs: languages grouped by the URL a page is published at ---------------------------
+def test_a_stale_source_beside_its_folder_still_joins_its_language_cluster(tmp_path):
+    """openai-agents-python: zh/sessions.md (stale) and zh/sessions/index.md publish one
+    URL; the cluster is the URL's, so zh/sessions/ has alternates and is one of them."""
+    i18n = {"i18n": {"docs_structure": "folder", "languages": [
+        {"locale": "en", "default": True, "name": "English", "build": True},
+        {"locale": "zh", "name": "中文", "build": True}]}}
+    repo = mkdocs_project(tmp_path / "p", {
+        "en/index.md": "# Home\n", "en/sessions/index.md": "# Sessions\n",
+        "zh/index.md": "# 首页\n", "zh/sessions.md": "# stale\n",
+        "zh/sessions/index.md": "# 会话\n"}, {"plugins": [i18n, "sitemapkit"]}, when=T0)
+    repo.commit(T1, {"docs/zh/sessions/index.md": "# 会话（更新）\n"})
+    done = mkdocs_build(repo.root, "--strict")
+    urls = {u.loc: u for u in read_set(repo.root / "site", SITE).urls}
+    assert sorted(urls) == [SITE, SITE + "sessions/", SITE + "zh/", SITE + "zh/sessions/"]
+    cluster = [("en", SITE + "sessions/"), ("x-default", SITE + "sessions/"),
+               ("zh", SITE + "zh/sessions/")]
+    assert sorted(urls[SITE + "zh/sessions/"].alternates) == cluster
+    assert sorted(urls[SITE + "sessions/"].alternates) == cluster
+    assert "both publish zh/sessions/" in done.stderr
+
+
+# --- Sphinx: an include git cannot date -----------------------------------------------------
+def test_a_git_ignored_generated_include_is_named_with_its_page(tmp_path):
+    repo = sphinx_project(tmp_path / "s", {
+        "index.rst": "Home\n====\n\n.. toctree::\n\n   guide\n",
+        "guide.rst": "Guide\n=====\n\n.. include:: generated/options.rst\n",
+    }, extra='exclude_patterns = ["_build", "generated"]', when=T0)
+    repo.commit(T1, {".gitignore": "_build/\ngenerated/\n"})
+    repo.write("generated/options.rst", "Options, generated by the build.\n")
+    done = sphinx_build(repo.root, "html")
+    got = lastmods(repo.root / "_build/html", "https://example.org/docs/")
+    assert got["guide.html"] == reference_date(repo.root, "guide.rst") == T0
+    assert "part generated/options.rst is not in git (ignored, or outside the repository): " \
+           "1 page showing it is dated without it (e.g. guide)" in done.stdout + done.stderr
+
+
+# --- sitemapkit site: Hugo sections, tags and pagination -----------------------------------
+HUGO = f"""baseURL = "{SITE}"
+title = "T"
+disableKinds = ["RSS"]
+[pagination]
+pagerSize = 2
+[taxonomies]
+tag = "tags"
+"""
+LIST = '{{ define "main" }}<nav class=crumbs><a href="/blog/b1/">crumb</a></nav><ul class=list>' \
+       '{{ range .Pages }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}' \
+       '</ul>{{ end }}'
+HOME = '{{ define "main" }}<ul class=list>{{ range (.Paginate site.RegularPages).Pages }}' \
+       '<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ul>{{ end }}'
+LAYOUTS = {
+    "layouts/baseof.html": '<!DOCTYPE html><html lang="en"><head><title>{{ .Title }}</title>'
+                           '{{ if not .IsHome }}<link rel="canonical" href="{{ .Permalink }}">'
+                           '{{ end }}</head><body>'
+                           '<header><nav>{{ range site.Sections }}<a href="{{ .RelPermalink }}">'
+                           '{{ .Title }}</a>{{ end }}</nav></header><main>{{ block "main" . }}'
+                           '{{ end }}</main><footer><a href="/blog/b1/">latest</a></footer>'
+                           '</body></html>',
+    "layouts/single.html": '{{ define "main" }}{{ .Content }}{{ end }}',
+    "layouts/list.html": LIST, "layouts/home.html": HOME,
+}
+PAGE = "---\ntitle: {title}\nweight: {weight}\ntags: [{tags}]\n---\n{text}\n"
+
+
+def test_hugo_sections_tags_and_pagination_are_dated_by_what_they_list(tmp_path):
+    hugo = need("hugo")
+    repo = Repo(tmp_path / "h")
+    repo.commit(T0, {"hugo.toml": HUGO, ".gitignore": "public/\n.hugo_build.lock\n", **LAYOUTS,
+                     "content/_index.md": "---\ntitle: Home\n---\n",
+                     "content/docs/_index.md": "---\ntitle: Docs\n---\nThe docs.\n",
+                     "content/docs/a.md": PAGE.format(title="A", weight=1, tags="x", text="a"),
+                     "content/docs/b.md": PAGE.format(title="B", weight=2, tags="x, y",
+                                                      text="b"),
+                     "content/blog/b1.md": PAGE.format(title="B1", weight=3, tags="y",
+                                                       text="b1")})
+    repo.commit(T1, {"content/docs/a.md": PAGE.format(title="A", weight=1, tags="x",
+                                                      text="a, edited")})
+    repo.commit(T2, {"content/blog/b1.md": PAGE.format(title="B1", weight=3, tags="y",
+                                                       text="b1, edited")})
+    run(hugo, "--minify", "--quiet", cwd=repo.root)
+    out = repo.root / "public"
+    before = generator_urls(out)
+    stderr, report = site(out, repo.root)
+    sources = {"docs/a/": "content/docs/a.md", "docs/b/": "content/docs/b.md",
+               "blog/b1/": "content/blog/b1.md"}
+    got = check(out, repo.root, before, report, sources)
+    ref = {url: reference_date(repo.root, path) for url, path in sources.items()}
+    ref["docs/"] = reference_date(repo.root, "content/docs/_index.md")
+    home = reference_date(repo.root, "content/_index.md")
+    want = {"": newest(home, ref["docs/a/"], ref["docs/b/"]),  # page 1 of the home list
+            "page/2/": ref["blog/b1/"],
+            "docs/": newest(ref["docs/"], ref["docs/a/"], ref["docs/b/"]),  # not the crumb
+            "blog/": ref["blog/b1/"],
+            "tags/x/": newest(ref["docs/a/"], ref["docs/b/"]),
+            "tags/y/": newest(ref["docs/b/"], ref["blog/b1/"]),
+            "tags/": None}  # lists only tag pages, which have no source of their own
+    for path, date in want.items():
+        assert got[SITE + path] == date, (path, got[SITE + path], date)
+    assert want["docs/"] == T1 and want[""] == T1 and want["blog/"] == T2
+    assert "list pages dated by the newest page they list" in stderr
+    assert "1 page with no source file" in stderr  # tags/
