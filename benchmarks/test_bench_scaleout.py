@@ -6,8 +6,12 @@ process, in one run:
 - `sitemapkit write parts/ --jobs 2`: the folder mode, 2 processes, cross-file check;
 - the same on 8 parts that each repeat 3% of the previous part (keys first, then each
   part written once);
-- a Dask script on a 2-worker LocalCluster (1 thread each) reading the part files
-  with `dd.read_csv`, with the duplicate shuffle and with `unique=True`.
+- a Dask script on a 2-worker LocalCluster (1 thread each) reading the 16 part files
+  with `dd.read_csv`, with the duplicate check (keys first, no rows moved) and with
+  `unique=True`;
+- the 8 repeating parts as Parquet, read by Dask (`dd.read_parquet`, the same cluster)
+  and by PySpark `local[2]` (`spark.read.parquet`), duplicates removed. Cluster and
+  session start-up are excluded from their times.
 
 Reported: wall time, throughput, the peak RSS of the CLI, of the Dask driver (which
 also hosts the scheduler) and of each Dask worker, and the size of the manifests the
@@ -48,12 +52,36 @@ if __name__ == "__main__":
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                       dashboard_address=None, silence_logs=50) as cluster, Client(cluster) as c:
         started = time.perf_counter()
-        ddf = dd.read_csv(parts + "/*.tsv", sep="\\t", dtype=str, blocksize=None)
+        ddf = dd.read_parquet(parts) if parts.endswith("parquet") else \
+            dd.read_csv(parts + "/*.tsv", sep="\\t", dtype=str, blocksize=None)
         result = write_sitemaps(ddf, out, BASE, unique=unique, fsync=False)
         took = time.perf_counter() - started
         workers = sorted(c.run(peak_mb).values())
     print(json.dumps({"seconds": took, "urls": result.url_count, "shards": result.shard_count,
                       "workers_mb": workers, "driver_mb": peak_mb()}))
+"""
+
+
+SPARK_SCRIPT = """
+import json, os, resource, sys, time
+os.environ["PYSPARK_PYTHON"] = sys.executable  # workers import sitemapkit from this venv
+from pyspark.sql import SparkSession
+from sitemapkit.spark import write_sitemaps
+
+def peak_mb():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+
+parts, out, BASE = sys.argv[1], sys.argv[2], sys.argv[3]
+spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+         .config("spark.ui.showConsoleProgress", "false").getOrCreate())
+spark.sparkContext.setLogLevel("FATAL")
+spark.range(1).collect()  # the session and its JVM are up before the clock starts
+started = time.perf_counter()
+result = write_sitemaps(spark.read.parquet(parts), out, BASE, fsync=False)
+took = time.perf_counter() - started
+spark.stop()
+print(json.dumps({"seconds": took, "urls": result.url_count, "shards": result.shard_count,
+                  "workers_mb": [], "driver_mb": peak_mb()}))
 """
 
 
@@ -87,7 +115,21 @@ def inputs(tmp_path_factory):
                     mixed.append(repeats[i // 33])
             (repeating / f"part-{p // 2:05d}.tsv").write_text("loc\tlastmod\n" + "".join(mixed))
             previous = pair
+    _as_parquet(repeating, root / "parts8.parquet")
     return root, per * PARTS
+
+
+def _as_parquet(tsv_parts: Path, out: Path) -> None:
+    """The same part files as Parquet, one file per part, in the same order."""
+    import pyarrow.csv as pacsv
+    import pyarrow.parquet as pq
+
+    out.mkdir()
+    for path in sorted(tsv_parts.glob("*.tsv")):
+        table = pacsv.read_csv(path, parse_options=pacsv.ParseOptions(delimiter="\t"),
+                               convert_options=pacsv.ConvertOptions(
+                                   column_types={"loc": "string", "lastmod": "string"}))
+        pq.write_table(table, out / (path.stem + ".parquet"))
 
 
 def _timed(argv: list[str]) -> tuple[float, int, str]:
@@ -111,20 +153,29 @@ def test_scaleout_cli_versus_dask(inputs, tmp_path):
                                                   str(tmp_path / "e"), "--base-url", BASE,
                                                   "--jobs", "2", "--no-fsync"],
         "scaleout-dask-2-workers": [sys.executable, "-c", DASK_SCRIPT, str(root / "parts"),
-                                    str(tmp_path / "c"), "shuffle", BASE],
+                                    str(tmp_path / "c"), "keys", BASE],
         "scaleout-dask-2-workers-unique": [sys.executable, "-c", DASK_SCRIPT,
                                            str(root / "parts"), str(tmp_path / "d"), "unique",
                                            BASE],
+        "scaleout-dask-parquet-8-repeating": [sys.executable, "-c", DASK_SCRIPT,
+                                              str(root / "parts8.parquet"),
+                                              str(tmp_path / "f"), "keys", BASE],
+        "scaleout-spark-local2-parquet-8-repeating": [sys.executable, "-c", SPARK_SCRIPT,
+                                                      str(root / "parts8.parquet"),
+                                                      str(tmp_path / "g"), BASE],
     }
     for name, argv in runs.items():
         took, rss, stdout = _timed(argv)
         TIMES[name] = took
         line = f"{name:34s} {took:7.1f} s  {urls / took / 1e6:5.2f} M URLs/s  peak RSS {rss} MB"
-        if "dask" in name:
+        if "dask" in name or "spark" in name:
             report = json.loads(stdout.strip().splitlines()[-1])
             assert report["urls"] == urls
-            line += (f" (driver+scheduler {report['driver_mb']} MB, workers "
-                     f"{report['workers_mb']} MB; {report['shards']} shards)")
+            took = TIMES[name] = report["seconds"]  # start-up excluded
+            line = f"{name:34s} {took:7.1f} s  {urls / took / 1e6:5.2f} M URLs/s  " + (
+                f"driver+scheduler {report['driver_mb']} MB, workers {report['workers_mb']} MB"
+                if "dask" in name else f"Python driver {report['driver_mb']} MB, whole tree "
+                f"{rss} MB") + f"; {report['shards']} shards"
         NOTES.append(line)
     listing = sorted(os.listdir(tmp_path / "a"))
     NOTES.append(f"scale-out: {urls:,} URLs -> {len(listing) - 1} shards; ratios are "

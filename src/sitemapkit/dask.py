@@ -2,31 +2,26 @@
 is active (a ``distributed`` cluster when a Client exists).
 
 Each Dask partition becomes one ``write_partition`` task on a worker; the driver
-collects only the manifests and commits once. By default rows are first shuffled by
-a hash of the normalized loc, so a URL that appears in two partitions meets itself
-in one and is written once. ``unique=True`` skips that shuffle (a full pass over the
-data through the network) for data you guarantee has no duplicate URLs.
+collects only the manifests and commits once. A URL in two partitions is written
+once, the first partition's copy kept, with no rows moved between workers: a first
+pass has each partition send the driver its URLs' sorted 8-byte keys (computed by
+the hot unit, no XML, no file), the driver merges them to find the repeats, and each
+partition is then written once, leaving out the URLs an earlier one has (the folder
+mode's way). ``unique=True`` skips the first pass for data you guarantee has no
+duplicate URLs.
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .errors import ConfigError
-from .sources.partitions import (
-    canonical_loc,
-    entries_from_rows,
-    entry_loc,
-    entry_sort_key,
-    partition_key,
-    sort_key,
-    table_columns,
-)
+from .sources.partitions import entries_from_rows, table_columns
 from .write.options import WriterOptions, resolve
-from .write.partition import write_partition
+from .write.partition import partition_keys, repeated_keys, write_once
 from .write.result import WriteResult
 from .write.setcommit import commit
 
@@ -47,19 +42,24 @@ def write_sitemaps(data: Any, out: str | os.PathLike[str], base_url: str, *,
 
     started = time.perf_counter()
     opts, prefix = resolve(options, overrides, base_url)  # bad options fail here, not on workers
-    write: Callable[..., dict[str, Any]]
     if isinstance(data, dd.DataFrame):
         columns = table_columns(list(data.columns), "the Dask DataFrame")
         _check_dtypes(data[columns].dtypes)
-        parts, write = _frame_parts(data[columns], prefix, unique, npartitions), _write_frame
+        data = data[columns]
     elif isinstance(data, db.Bag):
         columns = []
-        parts, write = _bag_parts(data, prefix, unique, npartitions), _write_bag
     else:
         raise ConfigError(f"sitemapkit.dask.write_sitemaps takes a Dask DataFrame or Bag, not "
                           f"{type(data).__name__}")
-    tasks = [delayed(write, pure=True)(part, os.fspath(out), prefix, pid, opts,
-                                            storage_options, columns, not unique)
+    parts = list((data.repartition(npartitions=npartitions) if npartitions else data)
+                 .to_delayed())
+    drops: dict[int, bytes] = {}
+    if not unique:  # the keys pass: 8 bytes a URL to the driver, nothing written
+        keys = compute(*[delayed(_keys, pure=True)(part, prefix, pid, opts, columns)
+                         for pid, part in enumerate(parts)])  # type: ignore[no-untyped-call]
+        drops = repeated_keys(keys)
+    tasks = [delayed(_write, pure=True)(part, os.fspath(out), prefix, pid, opts,
+                                        storage_options, columns, drops.get(pid, b""))
              for pid, part in enumerate(parts)]
     manifests = compute(*tasks)  # type: ignore[no-untyped-call]
     result = commit(out, manifests, prefix, options=opts, storage_options=storage_options)
@@ -75,52 +75,41 @@ def _check_dtypes(dtypes: Any) -> None:
                           "ddf['lastmod'] = ddf['lastmod'].dt.tz_localize('UTC')")
 
 
-def _frame_parts(ddf: Any, prefix: str, unique: bool, npartitions: int | None) -> list[Any]:
-    if not unique:
-        keys = ddf["loc"].map_partitions(
-            lambda s: s.map(lambda loc: partition_key(loc, prefix)), meta=("loc", "int64"))
-        ddf = ddf.assign(_sitemapkit_key=keys).shuffle(
-            "_sitemapkit_key", npartitions=npartitions or ddf.npartitions)
-    elif npartitions:
-        ddf = ddf.repartition(npartitions=npartitions)
-    return list(ddf.to_delayed())
+def _entries(part: Any, columns: list[str]) -> Any:
+    """A partition's entries: a pandas frame as Arrow columns (``sources.arrowcols``:
+    rows straight into the hot unit's byte path, no Python object per row; Arrow-backed
+    strings, Dask's default, are not even copied), or a Bag partition's items."""
+    if not columns:
+        return part
+    import pyarrow as pa  # dask[dataframe] requires it
+
+    try:
+        return pa.Table.from_pandas(part, preserve_index=False)
+    except (pa.ArrowInvalid, pa.ArrowTypeError):  # mixed Python types in a column
+        return _python_rows(part, columns)
 
 
-def _bag_parts(bag: Any, prefix: str, unique: bool, npartitions: int | None) -> list[Any]:
-    if unique:
-        return list((bag.repartition(npartitions) if npartitions else bag).to_delayed())
-    records = bag.map(lambda e: {"_sitemapkit_key": partition_key(entry_loc(e), prefix),
-                                 "entry": e})
-    ddf = records.to_dataframe(meta={"_sitemapkit_key": "int64", "entry": object})
-    # entries of any Python type: the task-based shuffle pickles them (P2P needs Arrow types)
-    ddf = ddf.shuffle("_sitemapkit_key", npartitions=npartitions or bag.npartitions,
-                      shuffle_method="tasks")
-    return list(ddf.to_delayed())
-
-
-def _write_frame(frame: Any, out: str, prefix: str, pid: int, opts: WriterOptions,
-                 storage_options: Mapping[str, Any] | None, columns: list[str],
-                 ordered: bool) -> dict[str, Any]:
-    """Worker: one pandas partition as one sitemap partition."""
+def _python_rows(part: Any, columns: list[str]) -> Iterable[object]:
+    """A pandas frame's rows as entries, one Python object each (times formatted
+    with their UTC offset): for columns Arrow cannot type."""
     values = []
     for name in columns:
-        col = frame[name]
+        col = part[name]
         if name == "lastmod" and str(col.dtype).startswith("datetime64"):
             col = col.dt.tz_convert("UTC").dt.strftime("%Y-%m-%dT%H:%M:%S+00:00")
         values.append(col.astype(object).tolist())
-    rows = list(zip(*values, strict=True))
-    if ordered:
-        rows.sort(key=sort_key)
-    return write_partition(entries_from_rows(rows, columns), out, prefix, pid, options=opts,
-                           storage_options=storage_options).to_dict()
+    return entries_from_rows(zip(*values, strict=True), columns)
 
 
-def _write_bag(part: Any, out: str, prefix: str, pid: int, opts: WriterOptions,
-               storage_options: Mapping[str, Any] | None, columns: list[str],
-               ordered: bool) -> dict[str, Any]:
-    """Worker: one Bag partition (a list, or a shuffled frame of entries)."""
-    entries = list(part["entry"]) if hasattr(part, "columns") else list(part)
-    if ordered:
-        entries.sort(key=lambda e: (canonical_loc(entry_loc(e), prefix), entry_sort_key(e)))
-    return write_partition(entries, out, prefix, pid, options=opts,
-                           storage_options=storage_options).to_dict()
+def _keys(part: Any, prefix: str, pid: int, opts: WriterOptions,
+          columns: list[str]) -> bytes:
+    """Worker, first pass: the partition's sorted URL keys."""
+    return partition_keys(_entries(part, columns), prefix, pid, options=opts)
+
+
+def _write(part: Any, out: str, prefix: str, pid: int, opts: WriterOptions,
+           storage_options: Mapping[str, Any] | None, columns: list[str],
+           drop: bytes) -> dict[str, Any]:
+    """Worker: one partition as one sitemap partition, the URLs in ``drop`` left out."""
+    return write_once(_entries(part, columns), out, prefix, pid, drop, options=opts,
+                      storage_options=storage_options).to_dict()

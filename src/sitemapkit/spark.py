@@ -1,26 +1,32 @@
 """PySpark adapter: ``write_sitemaps(df, out, base_url)`` on the active SparkSession.
 
-Each Spark partition becomes one ``write_partition`` call inside
-``mapPartitionsWithIndex`` on an executor; only the manifests (a few hundred bytes
-per shard) are collected to the driver, which commits once. By default rows are
-first partitioned by a hash of the normalized loc, so a URL in two input partitions
-meets itself in one and is written once; ``unique=True`` skips that shuffle for data
-you guarantee has no duplicate URLs. Timestamps are formatted with their offset in
-Spark itself (``spark.sql.session.timeZone``), never as naive local times.
+Each Spark partition becomes one ``write_partition`` call inside ``mapInArrow`` on
+an executor: the partition's Arrow batches go straight into the hot unit's byte path
+(``sources.arrowcols``), no Python object per row. Only the manifests (a few hundred
+bytes per shard) are collected to the driver, which commits once. A URL in two partitions
+is written once, the first partition's copy kept, with no rows shuffled: a first pass
+collects each partition's sorted 8-byte URL keys (the hot unit computes them), the
+driver merges them to find the repeats, and each partition is then written once
+without them (the Dask adapter's and the folder mode's way). ``unique=True`` skips
+the first pass for data you guarantee has no duplicate URLs. Timestamps are
+formatted with their offset in Spark itself (``spark.sql.session.timeZone``), never
+as naive local times.
 """
 
 from __future__ import annotations
 
+import itertools
+import json
 import os
 import re
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from .errors import ConfigError, PartitionError
-from .sources.partitions import entries_from_rows, partition_key, sort_key, table_columns
+from .sources.partitions import table_columns
 from .write.options import WriterOptions, resolve
-from .write.partition import write_partition
+from .write.partition import partition_keys, repeated_keys, write_once
 from .write.result import WriteResult
 from .write.setcommit import commit
 
@@ -58,29 +64,74 @@ def write_sitemaps(df: Any, out: str | os.PathLike[str], base_url: str, *,
             selected.append(F.date_format(F.col(name), W3C_TIMESTAMP).alias(name))
         else:
             selected.append(F.col(name))
-    rdd = df.select(*selected).rdd.map(tuple)
-    out_text, ordered = os.fspath(out), not unique
-    if not unique:
-        n = npartitions or rdd.getNumPartitions()
-        rdd = rdd.keyBy(lambda row: partition_key(row[0], prefix)) \
-            .partitionBy(n, lambda key: key).values()
-    elif npartitions:
-        rdd = rdd.repartition(npartitions)
-
-    def write(pid: int, rows: Iterable[Any]) -> Iterator[dict[str, Any]]:
-        part = list(rows)
-        if ordered:
-            part.sort(key=sort_key)
-        yield write_partition(entries_from_rows(part, columns), out_text, prefix, pid,
-                              options=opts, storage_options=storage_options).to_dict()
-
+    frame = df.select(*selected)
+    if npartitions:  # a shuffle: kept, so both passes see the same partitions
+        frame = frame.repartition(npartitions).persist()
+    out_text = os.fspath(out)
+    drops: dict[int, bytes] = {}
     try:
-        manifests = rdd.mapPartitionsWithIndex(write).collect()
-    except Exception as exc:  # Spark wraps a worker's exception in a Java one
+        if not unique:  # the keys pass: 8 bytes a URL to the driver, nothing written
+
+            def keys(batches: Iterator[Any]) -> Iterator[Any]:
+                pid = _partition_id()
+                yield _answer(pid, partition_keys(_rows(batches), prefix, pid, options=opts))
+
+            found = dict(_collected(frame.mapInArrow(keys, _ANSWER)))
+            drops = repeated_keys([found.get(pid, b"") for pid in range(max(found) + 1)]
+                                  if found else [])
+
+        def write(batches: Iterator[Any]) -> Iterator[Any]:
+            pid = _partition_id()
+            manifest = write_once(_rows(batches), out_text, prefix, pid, drops.get(pid, b""),
+                                  options=opts, storage_options=storage_options)
+            yield _answer(pid, json.dumps(manifest.to_dict()).encode())
+
+        manifests = [json.loads(data) for _, data in sorted(_collected(
+            frame.mapInArrow(write, _ANSWER)))]
+    finally:
+        if npartitions:
+            frame.unpersist()
+    result = commit(out, manifests, prefix, options=opts, storage_options=storage_options)
+    result.elapsed = time.perf_counter() - started
+    return result
+
+
+_ANSWER = "pid int, data binary"  # what each task hands the driver: keys or a manifest
+
+
+def _partition_id() -> int:
+    from pyspark import TaskContext
+
+    context = TaskContext.get()
+    return int(context.partitionId()) if context is not None else 0
+
+
+def _rows(batches: Iterator[Any]) -> Any:
+    """A partition's Arrow batches as the writer's input (``ArrowSource``): rows
+    straight into the hot unit's byte path, no Python object per row."""
+    import pyarrow as pa
+
+    first = next(batches, None)
+    if first is None:
+        return []
+    return pa.RecordBatchReader.from_batches(first.schema, itertools.chain([first], batches))
+
+
+def _answer(pid: int, data: bytes) -> Any:
+    import pyarrow as pa
+
+    return pa.RecordBatch.from_pydict({"pid": [pid], "data": [data]},
+                                      schema=pa.schema([("pid", pa.int32()),
+                                                        ("data", pa.binary())]))
+
+
+def _collected(frame: Any) -> list[tuple[int, bytes]]:
+    """(partition, data) of every task, with a sitemapkit error raised on an executor
+    (Spark wraps it in a Java one) given back as the ``PartitionError`` it was."""
+    try:
+        return [(row.pid, bytes(row.data)) for row in frame.collect()]
+    except Exception as exc:
         raised = _SITEMAPKIT_ERROR.findall(str(exc))
         if raised:
             raise PartitionError(f"{raised[-1]}; nothing was committed") from None
         raise
-    result = commit(out, manifests, prefix, options=opts, storage_options=storage_options)
-    result.elapsed = time.perf_counter() - started
-    return result

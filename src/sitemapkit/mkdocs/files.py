@@ -26,7 +26,10 @@ def generated(file: File, docs_dir: str) -> bool:
 
 
 def is_404(file: File) -> bool:
-    return file.src_uri == "404.md" or file.url in ("404.html", "404/")
+    """The site's not-found page (``404.md``, or any source MkDocs serves at ``404/``);
+    only a source named ``404...`` at the top can be, so ``url`` is rarely computed."""
+    return file.src_uri.startswith("404") and (
+        file.src_uri == "404.md" or file.url in ("404.html", "404/"))
 
 
 def meta(file: File) -> Mapping[str, Any]:

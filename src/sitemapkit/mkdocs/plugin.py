@@ -19,7 +19,6 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Literal
-from urllib.parse import urljoin
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
@@ -36,7 +35,7 @@ from ..publish.settings import git_options, page_rules, publish_settings, writer
 from ..rules.model import EntryError
 from ..sources.gitdates import GitDates, GitOptions, git_dates
 from ..sources.htmlmeta import LEFT_OUT_REASONS, HtmlSignals, html_signals, left_out
-from ..sources.pages import PageRow
+from ..sources.pages import PageRow, join_url
 from .config import SitemapConfig
 from .files import generated, inside, is_404, meta, read_signals
 from .i18n import (
@@ -159,6 +158,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         counts = dict.fromkeys(LEFT_OUT_REASONS, 0)
         rows, undatable = [], 0
         links = language_links(i18n_plugin(config))
+        site = _site_url(config)
         for file in self._published():
             front = meta(file)
             setting = front.get("sitemap", True)
@@ -167,7 +167,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             if setting is False or self.rules.excluded(file.src_uri) or \
                     (neutral_source != file.src_uri and self.rules.excluded(neutral_source)):
                 continue
-            loc = urljoin(_site_url(config), file.url)
+            loc = join_url(site, file.url)
             reason = left_out(self.signals.get(file.dest_uri) or read_signals(file), loc)
             if reason:
                 counts[reason] += 1
@@ -177,9 +177,9 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             source = "" if generated(file, config.docs_dir) else file.abs_src_path or ""
             lists = self.shown.listed.get(file.dest_uri, ())
             undatable += not source and not lists
-            rows.append(BuiltPage(neutral_url(loc.removeprefix(_site_url(config)), language,
-                                              links), locale, language,
-                                  loc, source, changefreq, priority, file.src_uri,
+            rows.append(BuiltPage(neutral_url(loc.removeprefix(site), language, links),
+                                  locale, language, loc, source, changefreq, priority,
+                                  file.src_uri,
                                   self.shown.parts.get(file.dest_uri, ()), lists))
             for note in self.shown.notes(file):
                 log.info(f"sitemapkit: {note}")

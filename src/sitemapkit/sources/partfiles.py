@@ -9,14 +9,15 @@ so a stray file is never silently read as URLs.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable, Iterator
-from datetime import datetime, timezone
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from ..errors import ConfigError, InputError
-from .inputs import Reader, detect_format, open_binary, open_input
+from .arrowcols import ArrowSource
+from .inputs import detect_format, open_binary
 from .lines import LineReader
-from .partitions import entries_from_rows, table_columns
+from .partitions import table_columns
 
 _ENGINE_LEFTOVERS = (".crc",)
 PARQUET = (".parquet", ".parq")
@@ -56,64 +57,66 @@ def _format(path: Path) -> str | None:
 
 
 class PartReader:
-    """One part file's entries; ``where()`` names the file and line (or row) last read."""
+    """One part file as the writer reads it; ``where()`` names the file and the line
+    last read (or the Parquet row in ``row``, set from the error's position)."""
 
     def __init__(self, path: Path) -> None:
         self.path, self.fmt = path, _format(path) or "text"
         self.row = 0
-        self._reader: Reader | None = None
         self._lines: LineReader | None = None
 
     @contextlib.contextmanager
-    def opened(self) -> Iterator[Iterable[object] | LineReader]:
+    def opened(self) -> Iterator[ArrowSource | LineReader]:
         """What the writer reads: a text, CSV, TSV or JSON Lines part as blocks of input
         bytes (the hot unit reads plain rows in C, as ``sitemapkit write FILE`` does), a
-        Parquet part as entries."""
+        Parquet part as Arrow columns (``arrowcols``: the same byte path)."""
         if self.fmt == "parquet":
-            yield self
+            with contextlib.closing(self._parquet_file()) as pf:
+                yield ArrowSource(self._batches(pf), self.path.name)
             return
         with open_binary(str(self.path)) as raw:
             self._lines = LineReader(raw, self.fmt)
             yield self._lines
 
-    def __iter__(self) -> Iterator[object]:
-        if self.fmt == "parquet":
-            yield from self._parquet()
-            return
-        with open_input(str(self.path)) as stream:
-            self._reader = Reader(stream, self.fmt)
-            yield from self._reader
-
     def where(self) -> str:
         if self._lines is not None:
             return f"{self.path.name} line {self._lines.line}"
-        if self._reader is not None:
-            return f"{self.path.name} line {self._reader.line}"
         return f"{self.path.name} row {self.row}"
 
-    def _parquet(self) -> Iterator[object]:
+    def _parquet_file(self) -> Any:
         try:
             import pyarrow.parquet as pq
         except ImportError:
             raise InputError(f"{self.path.name} is Parquet: reading it needs pyarrow "
                              "(pip install 'sitemapkit[parquet]')") from None
-        with contextlib.closing(pq.ParquetFile(self.path)) as pf:
-            try:
-                columns = table_columns(pf.schema_arrow.names, self.path.name)
-            except ConfigError as exc:  # the file is the problem, not an option
-                raise InputError(str(exc)) from None
-            # INT96 timestamps (Spark's and Impala's default) are UTC instants by
-            # convention, though Arrow reads them without a zone
-            int96 = {pf.schema.column(i).name for i in range(len(pf.schema))
-                     if pf.schema.column(i).physical_type == "INT96"}
+        return pq.ParquetFile(self.path)
+
+    def _batches(self, pf: Any) -> Any:
+        """The part's sitemap columns as a batch reader. INT96 timestamps (Spark's and
+        Impala's default) are UTC instants by convention, though Arrow reads them
+        without a zone: they are given it."""
+        import pyarrow as pa
+
+        try:
+            columns = table_columns(pf.schema_arrow.names, self.path.name)
+        except ConfigError as exc:  # the file is the problem, not an option
+            raise InputError(str(exc)) from None
+        int96 = {pf.schema.column(i).name for i in range(len(pf.schema))
+                 if pf.schema.column(i).physical_type == "INT96"}
+        schema = pa.schema([_utc_field(f) if f.name in int96 else f
+                            for f in pf.schema_arrow if f.name in columns])
+
+        def batches() -> Iterator[Any]:
             for batch in pf.iter_batches(batch_size=65_536, columns=columns):
-                values = [_utc(col.to_pylist()) if name in int96 else col.to_pylist()
-                          for name, col in zip(columns, batch.columns, strict=True)]
-                for entry in entries_from_rows(zip(*values, strict=True), columns):
-                    self.row += 1
-                    yield entry
+                yield pa.RecordBatch.from_arrays(
+                    [col.cast(schema.field(name).type) if name in int96 else col
+                     for name, col in zip(columns, batch.columns, strict=True)],
+                    schema=schema)
+
+        return pa.RecordBatchReader.from_batches(schema, batches())
 
 
-def _utc(values: list[object]) -> list[object]:
-    return [v.replace(tzinfo=timezone.utc) if isinstance(v, datetime) and v.tzinfo is None
-            else v for v in values]
+def _utc_field(field: Any) -> Any:
+    import pyarrow as pa
+
+    return field.with_type(pa.timestamp(field.type.unit, "UTC"))

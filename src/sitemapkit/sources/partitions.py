@@ -1,11 +1,11 @@
-"""What the engine adapters share: which columns a table may have, the partition key
-that sends equal URLs to one partition, and one partition's rows as entries.
+"""What the engine adapters share: which columns a table may have, the key of a URL,
+and one partition's rows as entries.
 
-The key is a hash of the *normalized* loc, so ``HTTPS://Example.com/a`` and
-``https://example.com/a`` meet in one partition and the writer's own duplicate check
-there is global. Rows are sorted inside a partition before writing: a shuffle
-delivers rows in any order, and sorted input is what makes two runs (or a retried
-task) give identical names and bytes.
+The key is a 63-bit hash of the *normalized* loc, so ``HTTPS://Example.com/a`` and
+``https://example.com/a`` have one key: the first pass of a partitioned write
+collects each partition's keys, and the driver finds the URLs an earlier partition
+already has (``write.partition.repeated_keys``). The hot unit computes the same key
+itself for every URL it writes.
 """
 
 from __future__ import annotations
@@ -57,11 +57,6 @@ def partition_key(loc: object, prefix: str) -> int:
     return loc_key(canonical_loc(loc, prefix).encode("utf-8", "surrogatepass"))
 
 
-def sort_key(row: Sequence[object]) -> tuple[str, ...]:
-    """Total order on rows whose fields may be None or of mixed types."""
-    return tuple("" if v is None else str(v) for v in row)
-
-
 def entries_from_rows(rows: Iterable[Sequence[object]], columns: Sequence[str]
                       ) -> Iterator[UrlEntry]:
     """Rows of a table's sitemap columns as entries; missing values (None, NaN, NaT)
@@ -87,12 +82,3 @@ def entry_loc(entry: object) -> object:
     if isinstance(entry, Mapping):
         return entry.get("loc")
     return getattr(entry, "loc", entry)
-
-
-def entry_sort_key(entry: object) -> tuple[str, ...]:
-    if isinstance(entry, Mapping):
-        return sort_key([entry.get(c) for c in COLUMNS])
-    if isinstance(entry, tuple):
-        return sort_key(entry[:4])
-    return (str(entry),)
-

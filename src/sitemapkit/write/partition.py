@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from array import array
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -146,6 +146,30 @@ def partition_keys(entries: Iterable[object] | LineSource, base_url: str, partit
     except EntryError as exc:
         raise _in_partition(exc, partition_id) from None
     return bytes(run.buf.take_keys(ascending=True))
+
+
+def repeated_keys(keys: Sequence[bytes]) -> dict[int, bytes]:
+    """For each partition, the keys an earlier partition already has, ascending as
+    ``keyed_partition`` takes them in ``drop``: the hot unit's ``repeats``, a k-way
+    merge of the partitions' sorted key arrays (8 bytes a URL; no set of every URL)."""
+    return {pid: found for pid, found in enumerate(_urlset.repeats(list(keys))) if found}
+
+
+def write_once(entries: Iterable[object] | LineSource, out: str | os.PathLike[str],
+               base_url: str, partition_id: int, drop: bytes, *,
+               options: WriterOptions | None = None,
+               storage_options: Mapping[str, Any] | None = None) -> PartitionManifest:
+    """The second pass of a keys-first write: this partition written once, leaving out
+    the URLs an earlier partition has (their keys in ``drop``: the first copy is kept),
+    with up to 10 of them named in the manifest's examples."""
+    if not drop:
+        return write_partition(entries, out, base_url, partition_id, options=options,
+                               storage_options=storage_options)
+    manifest, _, dropped = keyed_partition(entries, out, base_url, partition_id, drop,
+                                           options=options, storage_options=storage_options)
+    manifest.examples += [f"partition {partition_id}: {loc} repeats a URL of an earlier "
+                          "partition; the first copy is kept" for loc in dropped]
+    return manifest
 
 
 def _write(entries: Iterable[object] | LineSource, out: str | os.PathLike[str],

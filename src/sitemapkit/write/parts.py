@@ -23,14 +23,13 @@ from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
-from .. import _urlset
 from ..errors import InputError
 from ..rules.model import EntryError
 from ..sources.partfiles import PartReader, part_files
 from .commit import previous_set
 from .compress import description
 from .options import WriterOptions, resolve
-from .partition import keyed_partition, partition_keys, write_partition
+from .partition import keyed_partition, partition_keys, repeated_keys, write_partition
 from .result import WriteResult
 from .setcommit import commit
 from .storage import Storage, open_storage
@@ -65,7 +64,7 @@ def write_part_files(directory: str | os.PathLike[str], out: str | os.PathLike[s
     with _pool(min(jobs, len(files))) as pool:  # one pool for both passes: one start-up
         if not unique:  # every partition's keys first: then each is written once
             keys = _run(tasks("keys", {}), pool, storage_options, storage, opts)
-            drops = _repeats([k for _, k in keys])
+            drops = repeated_keys([k for _, k in keys])
         results = _run(tasks("write", drops), pool, storage_options, storage, opts)
     result = commit(out, [manifest for manifest, _ in results], prefix,
                     options=opts, storage_options=storage_options)
@@ -143,6 +142,7 @@ def _write_one(path: str, out: str, prefix: str, pid: int, opts: WriterOptions, 
                 manifest, dropped = write_partition(source, out, prefix, pid, options=opts,
                                                     storage_options=storage_options), []
     except EntryError as exc:  # a plain message: it crosses a process boundary
+        reader.row = exc.position or 0  # a Parquet row: the entry's offset in the part
         raise InputError(f"{reader.where()}: {_IN_PARTITION.sub('', str(exc))}") from None
     except InputError as exc:
         raise InputError(f"{Path(path).name} {exc}") from None
@@ -151,10 +151,3 @@ def _write_one(path: str, out: str, prefix: str, pid: int, opts: WriterOptions, 
     manifest.examples += [f"{reader.path.name}: {loc} repeats a URL of an earlier part "
                           "file; the first copy is kept" for loc in dropped]
     return manifest.to_dict(), b""
-
-
-def _repeats(keys: list[bytes]) -> dict[int, bytes]:
-    """For each partition, the keys an earlier partition already has, ascending as
-    ``key_locs`` takes them: the hot unit's ``repeats``, a k-way merge of the sorted key
-    arrays (8 bytes a URL; no set of every URL is built)."""
-    return {pid: found for pid, found in enumerate(_urlset.repeats(keys)) if found}

@@ -84,8 +84,13 @@ class ShardStream:
                                       opts.backend, opts.level))
 
     def stream(self, entries: Iterable[object] | LineSource) -> None:
-        """Feed every entry (or every line of a line source); close the last shard."""
+        """Feed every entry (or every line of a line source, or every row of Arrow
+        columns); close the last shard."""
         buf, exhausted = self.buf, self.impl.EXHAUSTED
+        if type(entries).__module__.startswith("pyarrow"):  # a table, batch or reader
+            from ..sources.arrowcols import ArrowSource  # pyarrow is optional
+
+            entries = ArrowSource(entries)
         if isinstance(entries, LineSource):
             self._stream_lines(entries)
         else:
