@@ -280,3 +280,23 @@ def test_hugo_sections_tags_and_pagination_are_dated_by_what_they_list(tmp_path)
     assert want["docs/"] == T1 and want[""] == T1 and want["blog/"] == T2
     assert "list pages dated by the newest page they list" in stderr
     assert "1 page with no source file" in stderr  # tags/
+
+
+# --- Sphinx: autodoc pages are dated by the module they document ---------------------------
+def test_sphinx_autodoc_pages_are_as_new_as_the_module_they_document(tmp_path):
+    repo = sphinx_project(tmp_path / "ad", {
+        "index.rst": "Home\n====\n\n.. toctree::\n\n   api\n   plain\n",
+        "api.rst": "API\n===\n\n.. automodule:: pkg.mod\n   :members:\n",
+        "plain.rst": "Plain\n=====\n",
+        "pkg/__init__.py": "",
+        "pkg/mod.py": '"""A module."""\n\n\ndef run() -> None:\n    """Run."""\n',
+    }, extra='import sys, os\nsys.path.insert(0, os.path.abspath("."))\n'
+             'extensions.append("sphinx.ext.autodoc")', when=T0)
+    repo.commit(T1, {"api.rst": "The API\n=======\n\n.. automodule:: pkg.mod\n   :members:\n"})
+    repo.commit(T2, {"pkg/mod.py": '"""A module."""\n\n\ndef run() -> None:\n'
+                                   '    """Run, better documented."""\n'})
+    sphinx_build(repo.root, "html", "-W")
+    got = lastmods(repo.root / "_build/html", "https://example.org/docs/")
+    assert got["api.html"] == newest(reference_date(repo.root, "api.rst"),
+                                     reference_date(repo.root, "pkg/mod.py")) == T2
+    assert got["plain.html"] == reference_date(repo.root, "plain.rst") == T0
