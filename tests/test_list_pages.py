@@ -300,3 +300,47 @@ def test_sphinx_autodoc_pages_are_as_new_as_the_module_they_document(tmp_path):
     assert got["api.html"] == newest(reference_date(repo.root, "api.rst"),
                                      reference_date(repo.root, "pkg/mod.py")) == T2
     assert got["plain.html"] == reference_date(repo.root, "plain.rst") == T0
+
+
+def test_a_list_page_that_cannot_be_read_is_an_error_naming_it(tmp_path):
+    from sitemapkit.errors import InputError
+    from sitemapkit.sources.built.listed import with_lists
+
+    (tmp_path / "tags").mkdir()
+    (tmp_path / "tags/index.html").write_text('<main><a href="/a/">a</a></main>')
+    rows = [PageRow(SITE + "a/", "/src/a.md", "a/index.html"),
+            PageRow(SITE + "tags/", "", "tags/index.html"),
+            PageRow(SITE + "gone/", "", "gone/index.html")]
+    try:
+        with_lists(rows, tmp_path, None)
+    except InputError as exc:
+        assert "gone/index.html" in str(exc)
+    else:
+        raise AssertionError("a missing list page was read as listing nothing")
+    got = with_lists(rows[:2], tmp_path, None)
+    assert got[1].lists == ("/src/a.md",) and got[0].lists == ()
+
+
+def test_a_mkdocstrings_handler_that_cannot_be_had_reports_every_object():
+    from types import SimpleNamespace
+
+    from sitemapkit.mkdocs.apiparts import object_files, python_handler
+    from sitemapkit.mkdocs.shown import Shown
+
+    class Broken:
+        def get_handler(self, name):
+            raise RuntimeError("no such handler")
+
+    config = SimpleNamespace(plugins={"mkdocstrings": Broken()})
+    handler = python_handler(config)
+    assert handler is not None  # mkdocstrings is in the build: not a silent "no parts"
+    assert object_files(handler, ["pkg.a", "pkg.b"]) == ([], ["pkg.a", "pkg.b"])
+    assert python_handler(SimpleNamespace(plugins={})) is None
+    shown = Shown()
+    shown.unknown = {"api/index.html": ["pkg.a", "pkg.b"], "x/index.html": ["pkg.c"]}
+    files = [SimpleNamespace(src_uri="api.md", dest_uri="api/index.html"),
+             SimpleNamespace(src_uri="x.md", dest_uri="x/index.html")]
+    assert shown.notes(files) == [
+        "3 objects on 2 pages not found among the objects mkdocstrings' Python handler "
+        "loaded, so their source files are not counted in those pages' lastmod (e.g. api.md "
+        "renders pkg.a)"]

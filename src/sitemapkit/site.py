@@ -87,8 +87,8 @@ def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str, *,
                            Path(map_file) if map_file else None)
     warnings += sources.warnings + _source_warnings(sources, source, layout)
     rows, unsourced = _rows(pages, sources, rules, settings_values, unlisted)
-    if settings_values["date_lists"]:
-        rows = with_lists(rows, out, layout.lists if layout else Layout("", out).lists)
+    if settings_values["date_lists"] and settings_values["lastmod"] != "none":
+        rows = with_lists(rows, out, layout.lists if layout else None)
     dates = _dates(rows, settings_values, source, warnings)
     old = read_old(out, str(writer.resolved().filename), base)
     rows, language_notes = _with_alternates(rows, old, pages)

@@ -103,7 +103,9 @@ def _partition_id() -> int:
     from pyspark import TaskContext
 
     context = TaskContext.get()
-    return int(context.partitionId()) if context is not None else 0
+    if context is None:  # only ever called inside a task: a partition is never guessed
+        raise RuntimeError("sitemapkit.spark: no Spark task context")
+    return int(context.partitionId())
 
 
 def _rows(batches: Iterator[Any]) -> Any:

@@ -38,16 +38,20 @@ def identifiers(markdown: str) -> list[str]:
     return found
 
 
+_NO_HANDLER = object()  # mkdocstrings is in the build but gave no Python handler
+
+
 def python_handler(config: Any) -> Any | None:
     """The mkdocstrings plugin's Python handler, while the build is running; None
-    when mkdocstrings is not in the build (or has no Python handler)."""
+    when mkdocstrings is not in the build. A handler it cannot give holds no objects,
+    so every object on the page is reported as not found (never a silent skip)."""
     plugin = config.plugins.get("mkdocstrings")
     if plugin is None:
         return None
     try:
         return plugin.get_handler("python")
-    except Exception:  # a foreign plugin: no handler is simply no parts
-        return None
+    except Exception:  # a foreign plugin's own errors
+        return _NO_HANDLER
 
 
 def object_files(handler: Any, names: list[str]) -> tuple[list[str], list[str]]:

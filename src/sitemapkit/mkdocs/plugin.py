@@ -157,6 +157,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         canonical checks."""
         counts = dict.fromkeys(LEFT_OUT_REASONS, 0)
         rows, undatable = [], 0
+        listed: list[File] = []  # the pages listed, for the notes on what they render
         links = language_links(i18n_plugin(config))
         site = _site_url(config)
         for file in self._published():
@@ -181,8 +182,9 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
                                   locale, language, loc, source, changefreq, priority,
                                   file.src_uri,
                                   self.shown.parts.get(file.dest_uri, ()), lists))
-            for note in self.shown.notes(file):
-                log.info(f"sitemapkit: {note}")
+            listed.append(file)
+        for note in self.shown.notes(listed):
+            log.info(f"sitemapkit: {note}")
         for what, count in counts.items():
             if count:
                 log.info(f"sitemapkit: {count:,} {what} left out")

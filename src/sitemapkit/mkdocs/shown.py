@@ -10,6 +10,7 @@ from mkdocs.structure.files import File
 from mkdocs.structure.pages import Page
 from mkdocs.utils.templates import TemplateContext
 
+from .._display import count
 from .apiparts import identifiers, object_files, python_handler
 
 
@@ -42,7 +43,15 @@ class Shown:
         if unknown:
             self.unknown[page.file.dest_uri] = unknown
 
-    def notes(self, file: File) -> list[str]:
-        return [f"{file.src_uri} renders {name}, which mkdocstrings' Python handler did not "
-                "load: its source is not counted in the page's lastmod"
-                for name in self.unknown.get(file.dest_uri, ())]
+    def notes(self, files: list[File]) -> list[str]:
+        """One line for the objects of ``files`` (the pages listed) that mkdocstrings'
+        handler did not hold, with an example."""
+        missing = [(file.src_uri, name) for file in files
+                   for name in self.unknown.get(file.dest_uri, ())]
+        if not missing:
+            return []
+        pages = len({page for page, _ in missing})
+        return [f"{count(len(missing), 'object')} on {count(pages, 'page')} not found among "
+                f"the objects mkdocstrings' Python handler loaded, so their source files are "
+                f"not counted in those pages' lastmod (e.g. {missing[0][0]} renders "
+                f"{missing[0][1]})"]

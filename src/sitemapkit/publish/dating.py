@@ -52,10 +52,10 @@ def page_dates(rows: Sequence[PageRow], dates: GitDates) -> Dated:
     result = Dated([])
     for row, date in zip(rows, own, strict=True):
         if row.lists and (date is not None or not row.source):  # an undated source stays so
-            listed = [d for d in (by_source.get(s) or newest(dates, s, ()) for s in row.lists)
-                      if d is not None]
-            if listed and (date is None or max(listed) > date):
-                date = max(listed)
+            latest = max((d for d in (by_source.get(s) or newest(dates, s, ())
+                                      for s in row.lists) if d is not None), default=None)
+            if latest is not None and (date is None or latest > date):
+                date = latest
                 result.by_lists += 1
         result.dates.append(date)
     if result.by_lists:

@@ -185,10 +185,9 @@ def _apply_policies(fallback: dict[str, list[str]], opts: GitOptions, out: GitDa
     for state, files in fallback.items():
         policy = out.policies[state] = opts.policy(state)
         for path in files:
-            if path not in counted:  # an extra path: undated, and why
-                out.states[path] = state
-                continue
             out.states[path] = state
+            if path not in counted:  # an extra path: undated (its pages' notes say why)
+                continue
             if policy == "mtime" and os.path.exists(path):
                 out.dates[path] = datetime.fromtimestamp(int(os.stat(path).st_mtime),
                                                          timezone.utc)

@@ -17,6 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 from urllib.parse import urljoin
 
+from ...errors import InputError
 from ..htmltags import attributes, raw_tags
 from ..pages import PageRow
 from .scan import page_identity
@@ -42,18 +43,20 @@ def main_links(html: str) -> list[str]:
             if (href := attributes(raw).get("href", "").strip())]
 
 
-def with_lists(rows: list[PageRow], out: Path, is_list_source: Callable[[str], bool]
-               ) -> list[PageRow]:
+def with_lists(rows: list[PageRow], out: Path,
+               is_list_source: Callable[[str], bool] | None) -> list[PageRow]:
     """``rows`` with each list page's ``lists``: the sources of the site's pages its
-    main content links to (itself and pages without a source left out)."""
+    main content links to (itself and pages without a source left out).
+    ``is_list_source``: the family's test for a source that makes a list page."""
     sources = {row.loc: row.source for row in rows if row.source}
     result = []
     for row in rows:
-        if not row.source or is_list_source(row.source):
+        if not row.source or (is_list_source is not None and is_list_source(row.source)):
+            path = out / row.label
             try:
-                html = (out / row.label).read_text("utf-8", errors="replace")
-            except OSError:
-                html = ""  # gone since the scan: lists nothing
+                html = path.read_text("utf-8", errors="replace")
+            except OSError as exc:  # gone or unreadable since the scan: as the scan says
+                raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
             own = page_identity(row.loc)
             listed: dict[str, None] = {}
             for href in main_links(html):
