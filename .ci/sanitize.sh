@@ -28,7 +28,7 @@ LD_PRELOAD="$SITEMAPKIT_ASAN_RUNTIME" "$PY" -c \
 LD_PRELOAD="$SITEMAPKIT_ASAN_RUNTIME" "$PY" -m pytest -q -p no:cacheprovider \
     tests/test_hot_unit.py tests/test_line_reader.py tests/test_line_alternates.py \
     tests/test_validate_scan.py tests/test_properties.py tests/test_fuzz_corpus.py \
-    tests/test_arrow_columns.py \
+    tests/test_arrow_columns.py tests/test_head_scan.py \
     tests/reliability/test_fuzz.py
 
 echo "-- atheris harnesses, ${SECONDS_EACH} s each (seeds: tests/fuzz/corpus)"

@@ -27,7 +27,7 @@ from cpython.datetime cimport (
     timedelta_seconds,
 )
 from cpython.object cimport PyObject_Hash
-from libc.stdint cimport int64_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, qsort, realloc
 from libc.string cimport memchr, memcmp, memcpy, memset
 
@@ -1665,3 +1665,4 @@ cdef class UrlsetBuffer:
 
 
 include "_scan.pxi"
+include "_heads.pxi"

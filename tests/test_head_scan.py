@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import html
 from html.parser import HTMLParser
+from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sitemapkit.errors import InputError
 from sitemapkit.sources.htmlmeta import HtmlSignals, html_signals, signals_from_tags
 from sitemapkit.sources.htmltags import start_tags
 
@@ -143,3 +146,145 @@ def test_minified_and_entity_encoded_heads():
             "href=https://example.com/de/a/></head>")
     assert html_signals(head) == HtmlSignals(
         True, "https://example.com/a/?x=1&y=2", False, (("de", "https://example.com/de/a/"),))
+
+
+# --- the C twin of the scan's hot loop (ext/_heads.pxi) against the reference ----------
+def heads_twin(impl):
+    """The module holding ``impl``'s head reader: the C twin, or the pure reference."""
+    from sitemapkit._urlset import _heads_py
+    return impl.module if impl.tag == "c" else _heads_py
+
+
+NOISE = st.sampled_from([
+    "Ü", "\xa0", "\x1c", "\x85", "\u212a", "\u017f", "&amp;", "&", "<!-- x -->", "<!--",
+    "--!>", "-->", "<script>", "</script >", "</SCRIPT\x1c>", "<style>a{}</style>",
+    "<style", "<meta", "<linK", "<li\u212ak rel=canonical href=/k>", "<meta\xa0name=robots>",
+    "'", '"', "=", "<", ">", "/", " ", "\t", "\x0b", "</head >", "</HEAD\x1c>", "</head\xa0>",
+    "<html>", "<HEAD\t>", "<link rel=canonical href=\"/q\" a=\"", "<meta name=generator>",
+    "<meta name=GENERATOR content=\"  Hugo\x1f \">", "<link rel=' alternate ' hreflang=\" \" "
+    "href=/a>", "<meta http-equiv=refresh content=\"0;URL = /x\">", "<a href=x>", "\ufffd",
+    "<meta content=\"x<link rel=canonical href=/in-a-value>\">", "<meta http-equiv=refresh<meta ",
+    "</scriptx>", "<scriptx>"])
+HEAD_PIECE = st.one_of(head_element(), NOISE)
+
+
+@st.composite
+def head_bytes(draw) -> bytes:
+    """A page start: head elements among noise (Unicode spaces and letters that ``re``
+    folds, entities, unclosed quotes and comments, odd end tags), sometimes with bytes
+    that are not UTF-8."""
+    text = ("<!DOCTYPE html>" if draw(st.booleans()) else "") + \
+        draw(st.sampled_from(["<html><head>", "<HTML lang=en><HEAD>", "<head>", ""])) + \
+        "".join(draw(st.lists(HEAD_PIECE, max_size=14))) + \
+        draw(st.sampled_from(["</head>", "</HEAD >", "", "</head\n>"])) + "<body><p>x</p>"
+    data = text.encode("utf-8")
+    if draw(st.integers(0, 9)) == 0:
+        at = draw(st.integers(0, len(data)))
+        data = data[:at] + draw(st.sampled_from([b"\xff", b"\xc3", b"\xe2\x80", b"\x80"])) + \
+            data[at:]
+    return data
+
+
+@settings(max_examples=600, deadline=None)
+@given(head_bytes())
+def test_the_twins_read_heads_alike(both_impls, data):
+    from sitemapkit._urlset import _heads_py
+    want = _heads_py.head_signals(data)
+    for impl in both_impls:
+        assert heads_twin(impl).head_signals(data) == want, impl
+        if impl.tag == "c":
+            fast = impl.module._head_signals_fast(data)
+            assert fast is None or fast == want, (fast, want)
+
+
+PLAIN_HEADS = [
+    b'<!DOCTYPE html>\n<html lang="en"><head>\n<meta charset="utf-8"><title>P</title>\n'
+    b'<meta name="description" content="\xc3\x9cber">\n'
+    b'<link rel="canonical" href="https://bench.example.com/s/p/">\n'
+    b'<link rel="stylesheet" href="/css/main.css">\n<script defer src="/js/site.js"></script>\n'
+    b'\t<meta name="generator" content="Hugo 0.168.0">\n</head><body></body>',
+    b"<!doctype html><html lang=en><head><meta name=robots content=noindex><link "
+    b"rel=canonical href=https://e.com/a/><link rel=alternate hreflang=de href=https://e.com/"
+    b"de/a/><script>var a='<link rel=canonical href=x>'</script><!-- <meta name=robots -->"
+    b"<meta http-equiv=refresh content='0; url=/b/'></head>",
+]
+
+
+@pytest.mark.c_extension
+@pytest.mark.parametrize("data", PLAIN_HEADS, ids=["hugo", "minified"])
+def test_plain_heads_are_read_in_c_without_the_reference(data):
+    """The common heads (quoted or minified, non-ASCII text, a script, a comment) never
+    reach the reference: the fast path is what the large-site benchmark measures."""
+    from sitemapkit._urlset import _heads_py, _urlset_c
+    fast = _urlset_c._head_signals_fast(data)
+    assert fast is not None and fast == _heads_py.head_signals(data)
+    assert fast[2] and fast[0]
+
+
+def _site(root: Path) -> None:
+    (root / "a" / "b").mkdir(parents=True)
+    (root / ".hidden").mkdir()
+    (root / "linked").mkdir()
+    (root / "index.html").write_text("<html><head><link rel=canonical href=/></head>")
+    (root / "a" / "x.htm").write_text("<p>fragment</p>")
+    (root / "a" / "b" / "index.html").write_bytes(
+        b"<html><head><link rel=canonical href='/a/b/?x=1&amp;y=2'></head>")
+    (root / "a" / "b" / "c.html").write_bytes(b"<html><head>" + b"x" * 9000 +
+                                             b"</head  \n>" + b"<p>" * 10)
+    (root / ".hidden" / "index.html").write_text("<html><head></head>")
+    (root / "linked" / "index.html").write_text("<html><head><title>L</title></head>")
+    (root / "a" / "to-linked").symlink_to(root / "linked")
+    (root / "a" / "notes.txt").write_text("not a page")
+    (root / "a" / "ü.html").write_text("<html><head><meta name=robots content=noindex></head>")
+    (root / "a" / ".html").write_text("<html><head></head>")  # a name that is all suffix
+
+
+def test_the_twins_list_and_read_a_tree_alike(both_impls, tmp_path):
+    _site(tmp_path)
+    from sitemapkit._urlset import _heads_py
+    want = _heads_py.read_pages(str(tmp_path), ["index.html"], ["a", "linked"])
+    assert [rel for rel, *_ in want] == [
+        "a/.html", "a/b/c.html", "a/b/index.html", "a/to-linked/index.html", "a/x.htm",
+        "a/ü.html", "index.html", "linked/index.html"]
+    assert want[4][1] is False and want[5][2] is True  # a fragment; a noindex page
+    assert want[2][3] == "/a/b/?x=1&y=2"
+    for impl in both_impls:
+        assert heads_twin(impl).read_pages(str(tmp_path), ["index.html"], ["a", "linked"]) == want
+
+
+def test_the_twins_name_what_they_cannot_read(both_impls, tmp_path):
+    _site(tmp_path)
+    (tmp_path / "a" / "gone.html").symlink_to(tmp_path / "missing.html")
+    for impl in both_impls:
+        twin = heads_twin(impl)
+        with pytest.raises(InputError, match=r"cannot read .*/a/gone\.html: No such file"):
+            twin.read_pages(str(tmp_path), [], ["a"])
+        with pytest.raises(InputError, match=r"cannot read .*/nowhere: No such file"):
+            twin.read_pages(str(tmp_path), [], ["nowhere"])
+
+
+def test_the_space_classes_are_what_re_and_str_use():
+    import re
+
+    from sitemapkit._urlset import _heads_py
+    ascii_chars = [chr(i) for i in range(128)]
+    assert set(_heads_py.TEXT_SPACE) == {c for c in ascii_chars if c.isspace()} == \
+        {c for c in ascii_chars if re.fullmatch(r"\s", c)}
+    assert set(_heads_py.BYTES_SPACE) == {i for i in range(128)
+                                          if re.fullmatch(rb"\s", bytes([i]))}
+
+
+@pytest.mark.c_extension
+def test_the_c_tables_are_built_from_the_reference_classes():
+    from sitemapkit._urlset import _heads_py, _urlset_c
+    assert _urlset_c._head_classes() == (_heads_py.TEXT_SPACE.encode(),
+                                         bytes(sorted(_heads_py.BYTES_SPACE)))
+
+
+@settings(max_examples=400, deadline=None)
+@given(head_bytes())
+def test_the_mkdocs_plugin_reads_a_rendered_page_as_the_reference_does(data):
+    """The plugin hands the page's head to the hot unit's reader (C when built)."""
+    from sitemapkit.mkdocs.files import page_signals
+    text = data.decode("utf-8", "replace")
+    assert page_signals(text) == html_signals(text)

@@ -184,8 +184,22 @@ def crc32_lines(data: bytes) -> None:
     assert _urlset_c.loc_key(body) == int.from_bytes(digest, "big") >> 1, data
 
 
+def heads(data: bytes) -> None:
+    """A page's head: the C tokenizer (where it reads the head itself) and the whole C
+    path (with its hand-over) give the reference's signals; the first byte is not
+    used, so a seed is ``b"x"`` plus a page."""
+    from sitemapkit._urlset import _heads_py
+
+    page = data[1:]
+    want = _heads_py.head_signals(page)
+    fast = _urlset_c._head_signals_fast(page)
+    assert fast is None or fast == want, (fast, want)
+    assert _urlset_c.head_signals(page) == want
+
+
 HARNESSES: dict[str, Callable[[bytes], None]] = {
     "scan": scan, "scan_gzip": scan_gzip,
     **{f"lines_{fmt}": _lines(fmt) for fmt in ("text", "csv", "tsv", "jsonl")},
     "json_string": json_string, "lastmod": lastmod, "loc": loc, "crc32_lines": crc32_lines,
+    "heads": heads,
 }

@@ -5,6 +5,7 @@ with ``_canonical_py``, ``_rows_py``, ``_scan_py``, ``_locset_py``, ``_kernels_p
 from __future__ import annotations
 
 from .._compat import NO_EXTENSIONS
+from ._heads_py import PageHead, list_folder  # the scan's top levels: Python in both builds
 
 USE_EXTENSIONS = False
 if not NO_EXTENSIONS:
@@ -24,7 +25,9 @@ if not NO_EXTENSIONS:
             UrlsetBuffer,
             count_lines,
             crc32,
+            head_signals,
             loc_key,
+            read_pages,
             repeats,
         )
 
@@ -33,6 +36,7 @@ if not NO_EXTENSIONS:
         pass
 
 if not USE_EXTENSIONS:
+    from ._heads_py import head_signals, read_pages
     from ._scan_py import (  # type: ignore[assignment]
         SCAN_DUPLICATE,
         SCAN_HANDOVER,
@@ -68,4 +72,5 @@ def build_description() -> str:
 
 __all__ = ["ADDED", "DUPLICATE", "EXHAUSTED", "FULL", "SLOW", "LocSet", "SCAN_DUPLICATE",
            "SCAN_HANDOVER", "SCAN_MORE", "UrlScan", "UrlsetBuffer", "USE_EXTENSIONS",
-           "build_description", "count_lines", "crc32", "CRC32_CLMUL", "loc_key", "repeats"]
+           "build_description", "count_lines", "crc32", "CRC32_CLMUL", "head_signals",
+           "list_folder", "loc_key", "PageHead", "read_pages", "repeats"]

@@ -11,7 +11,8 @@ from typing import Any
 from mkdocs.structure.files import File
 from mkdocs.utils.meta import get_data
 
-from ..sources.htmlmeta import HtmlSignals, html_signals
+from .._urlset import head_signals
+from ..sources.htmlmeta import HEAD_END, HtmlSignals, html_signals
 
 
 def inside(path: str | None, directory: str) -> bool:
@@ -47,6 +48,19 @@ def meta(file: File) -> Mapping[str, Any]:
 def read_signals(file: File) -> HtmlSignals:
     """A page a --dirty build did not rebuild: read its existing output."""
     try:
-        return html_signals(Path(file.abs_dest_path).read_text("utf-8", errors="replace"))
+        return page_signals(Path(file.abs_dest_path).read_text("utf-8", errors="replace"))
     except OSError:
         return HtmlSignals()
+
+
+def page_signals(output: str) -> HtmlSignals:
+    """``html_signals`` of a rendered page, read by the hot unit's head reader (C when
+    built: a tenth of the time) from the page's head alone, found as it finds it."""
+    end = HEAD_END.search(output)
+    if end is None:
+        return html_signals(output)
+    document, noindex, canonical, redirect, alternates, generator = head_signals(
+        output[:end.end()].encode("utf-8", "surrogatepass"))
+    if not document:  # no <html> or <head> before it: the reference reads it as text
+        return html_signals(output)
+    return HtmlSignals(noindex, canonical, redirect, alternates, generator)

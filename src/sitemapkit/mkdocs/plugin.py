@@ -34,10 +34,10 @@ from ..publish.pipeline import Outcome, publish_pages
 from ..publish.settings import git_options, page_rules, publish_settings, writer_options
 from ..rules.model import EntryError
 from ..sources.gitdates import GitDates, GitOptions, git_dates
-from ..sources.htmlmeta import LEFT_OUT_REASONS, HtmlSignals, html_signals, left_out
+from ..sources.htmlmeta import LEFT_OUT_REASONS, HtmlSignals, left_out
 from ..sources.pages import PageRow, join_url
 from .config import SitemapConfig
-from .files import generated, inside, is_404, meta, read_signals
+from .files import generated, inside, is_404, meta, page_signals, read_signals
 from .i18n import (
     BuiltPage,
     file_languages,
@@ -115,7 +115,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
 
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:
         if self._on():
-            self.signals[page.file.dest_uri] = html_signals(output)
+            self.signals[page.file.dest_uri] = page_signals(output)
             self.written[page.file.dest_uri] = page.file.src_uri
             if self.values["date_api_pages"]:
                 self.shown.api_objects(page, config)

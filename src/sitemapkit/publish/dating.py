@@ -37,8 +37,8 @@ def newest(dates: GitDates, source: str, parts: Iterable[str]) -> datetime | Non
     """A page's own date: the newest of its source and its parts; None when its source
     has none (a part alone never dates a page: the page's own text may be older news)."""
     own = dates.get(source) if source else None
-    if own is None:
-        return None
+    if own is None or not parts:
+        return own
     return max([own, *(d for d in map(dates.get, parts) if d is not None)])
 
 

@@ -89,7 +89,8 @@ class GitDates:
     policies: dict[str, Policy] = field(default_factory=dict)  # state -> policy applied
 
     def get(self, path: str | os.PathLike[str]) -> datetime | None:
-        return self.dates.get(_absolute(path))
+        found = self.dates.get(path) if isinstance(path, str) else None  # the usual key
+        return found if found is not None else self.dates.get(_absolute(path))
 
     def update(self, other: GitDates) -> None:
         """Take in a second pass over other paths (a page's parts found late)."""
@@ -106,13 +107,17 @@ class GitDates:
 
     def notes_for(self, paths: Iterable[str | os.PathLike[str]]) -> list[str]:
         """One line per reason, counting only ``paths`` (the pages a sitemap lists)."""
+        return self._notes({_absolute(p) for p in paths})
+
+    def _notes(self, absolute: set[str]) -> list[str]:
         counts: dict[str, int] = {}
-        for path in {_absolute(p) for p in paths}:
+        for path in absolute:
             state = self.states.get(path)
             if state is not None:
                 counts[state] = counts.get(state, 0) + 1
         return [f"{n:,} page{'s' if n != 1 else ''} {STATES[state][n != 1]}: "
-                f"{WHAT[self.policies.get(state, 'omit')]}" for state, n in counts.items()]
+                f"{WHAT[self.policies.get(state, 'omit')]}"  # in STATES' order, every run
+                for state in STATES if (n := counts.get(state, 0))]
 
 
 def git_dates(paths: Iterable[str | os.PathLike[str]],
@@ -154,7 +159,7 @@ def git_dates(paths: Iterable[str | os.PathLike[str]],
         assert git is not None
         Repo(git, root, opts, result).date(files, fallback)
     _apply_policies(fallback, opts, result, counted)
-    result.notes = result.notes_for(counted)
+    result.notes = result._notes(counted)
     return result
 
 

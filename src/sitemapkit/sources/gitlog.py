@@ -155,6 +155,12 @@ class Background:
         self.proc = subprocess.Popen(git_command(git, *args), cwd=root,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
+    def stop(self) -> None:
+        """End it unheard (the pass failed before it was needed)."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.communicate()
+
     def finish(self) -> tuple[bytes, str | None]:
         out, err = self.proc.communicate()
         if self.proc.returncode == 0:

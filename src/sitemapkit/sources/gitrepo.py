@@ -52,19 +52,62 @@ class Repo:
     def date(self, files: list[str], fallback: dict[str, list[str]]) -> None:
         cut = len(str(self.root)) + 1
         rel = {f: f[cut:].replace(os.sep, "/") for f in files}
-        scope = _common_dir(list(rel.values()))
+        # status is the slowest git call here (it looks at every file in the scope):
+        # started first, it runs on the other core while HEAD, the tracked files and
+        # the cache are read; stopped unheard when the pass fails before its walk
+        status = Background(self.git, self.root, ["status", "--porcelain=v1", "-z",
+                                                   "--untracked-files=all", "--",
+                                                   _common_dir(list(rel.values()))])
+        walked = None
+        try:
+            walked = self._walked(rel, files, fallback)
+        finally:
+            if walked is None:
+                status.stop()
+        if walked is None:
+            return
+        out, error = status.finish()
+        self.out.git_calls += 1  # the status
+        if error:
+            return self._failed(error, files, fallback)
+        dated, shallow, failed, tracked = walked
+        dirty, untracked = parse_status(out)
+        when = {iso: datetime.fromisoformat(iso) for iso in set(dated.values())}
+        dates, from_git = self.out.dates, 0
+        for f, r in rel.items():
+            if r in dirty:
+                fallback.setdefault("uncommitted", []).append(f)
+            elif r in untracked:
+                fallback.setdefault("untracked", []).append(f)
+            elif r in dated:
+                dates[f] = when[dated[r]]  # one datetime per distinct commit time
+                from_git += 1
+            elif r in failed:
+                fallback.setdefault("git-error", []).append(f)
+            elif r in tracked:
+                state = self.out.unknown[f] = "shallow" if r in shallow else "no-history"
+                self.out.states[f] = state
+            else:
+                fallback.setdefault("not-in-git", []).append(f)
+        self.out.from_git += from_git
+
+    def _walked(self, rel: dict[str, str], files: list[str], fallback: dict[str, list[str]]
+                ) -> tuple[dict[str, str], set[str], set[str], set[str]] | None:
+        """(dates, shallow, failed, tracked) of the walk, or None when git failed before
+        it (the pages are then in ``fallback``)."""
         try:
             info = self._run("rev-parse", "--git-path", "shallow", "--is-shallow-repository",
                              "HEAD").decode().split("\n")
         except GitFailed as exc:
             fallback.setdefault("no-commits", []).extend(files)
             self.out.warnings.append(str(exc))
-            return
+            return None
         shallow_file, is_shallow, head = Path(info[0]), info[1] == "true", info[2]
         try:
-            tracked = {os.fsdecode(p) for p in self._run("ls-files", "-z").split(b"\0") if p}
+            tracked = set(os.fsdecode(self._run("ls-files", "-z")).split("\0")) - {""}
         except GitFailed as exc:
-            return self._failed(str(exc), files, fallback)
+            self._failed(str(exc), files, fallback)
+            return None
         boundary: set[str] = set()
         if is_shallow:
             path = shallow_file if shallow_file.is_absolute() else self.root / shallow_file
@@ -75,34 +118,13 @@ class Repo:
             if self.opts.shallow == "error":
                 raise GitDatesError(message)
             self.out.warnings.append(message)
-        status = Background(self.git, self.root, ["status", "--porcelain=v1", "-z",
-                                                   "--untracked-files=all", "--", scope])
-        self.out.git_calls += 1  # status runs beside the log pass, on the other core
         try:
             dated, shallow, failed = self._dates(head, [r for r in rel.values() if r in tracked],
                                                  boundary, tracked)
         finally:
-            out, error = status.finish()
             self.out.git_calls += self.ask.calls
             self.ask.close()
-        if error:
-            return self._failed(error, files, fallback)
-        dirty, untracked = parse_status(out)
-        for f, r in rel.items():
-            if r in dirty:
-                fallback.setdefault("uncommitted", []).append(f)
-            elif r in untracked:
-                fallback.setdefault("untracked", []).append(f)
-            elif r in dated:
-                self.out.dates[f] = datetime.fromisoformat(dated[r])
-                self.out.from_git += 1
-            elif r in failed:
-                fallback.setdefault("git-error", []).append(f)
-            elif r in tracked:
-                state = self.out.unknown[f] = "shallow" if r in shallow else "no-history"
-                self.out.states[f] = state
-            else:
-                fallback.setdefault("not-in-git", []).append(f)
+        return dated, shallow, failed, tracked
 
     def _failed(self, error: str, files: list[str], fallback: dict[str, list[str]]) -> None:
         self.out.warnings.append(f"{error}: {count(len(files), 'page')} could not be dated")
@@ -137,7 +159,8 @@ class Repo:
         if walked is not None:
             dates.update(walked.dates)
         clean = walked is None or not walked.error
-        if cache and clean:
+        unchanged = walked is None and isinstance(cached, dict) and old.get("head") == head
+        if cache and clean and not unchanged:  # (unchanged: every answer came from it)
             keep = cached if isinstance(cached, dict) and old.get("head") == head else {}
             _store(cache, {"head": head, "key": key, "dates": {**keep, **dates}})
         if walked is None:
@@ -234,14 +257,12 @@ def _store(cache: Path, data: dict[str, Any]) -> None:
 
 
 def _common_dir(paths: list[str]) -> str:
-    """Deepest directory containing every path."""
-    parts = [p.split("/")[:-1] for p in paths]
-    common: list[str] = []
-    for level in zip(*parts, strict=False):
-        if len(set(level)) != 1:
-            break
-        common.append(level[0])
-    return "/".join(common) or "."
+    """Deepest directory containing every path: the folders the first and the last
+    path in sort order share (every other path sorts between them, so shares them)."""
+    if not paths:
+        return "."
+    prefix = os.path.commonprefix([min(paths), max(paths)])
+    return prefix[:max(prefix.rfind("/"), 0)] or "."
 
 
 def _pathspec(paths: list[str], tracked: set[str]) -> tuple[str, ...]:

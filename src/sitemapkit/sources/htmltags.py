@@ -46,57 +46,15 @@ def raw_tags(text: str, names: frozenset[str],
              needles: tuple[str, ...] = ()) -> Iterator[tuple[str, str, int]]:
     """(lower-case tag name, the attribute text, offset just past the tag) for each
     start tag in ``names``, in document order; ``attributes`` parses the text. With
-    ``needles`` (lower-case), only tags whose attribute text holds one are given, and
-    only the tags around the needles are read (a head has a few, and 30 other tags)."""
+    ``needles`` (lower-case), only tags whose attribute text holds one are given."""
     lowered = text.lower()
-    found = _around(text, lowered, names, needles) if needles else \
-        list(_tags(names).finditer(text))
-    if found is None or found and any(
-            _hidden(lowered, m.start()) or "</" in m.group(3) or "-->" in m.group(3)
-            for m in found):
-        found = [m for m in _tokens(names).finditer(text) if m.group(2) is not None and (
-            not needles or any(n in m.group(3).lower() for n in needles))]
+    found = list(_tags(names).finditer(text))
+    if any(_hidden(lowered, m.start()) or "</" in m.group(3) or "-->" in m.group(3)
+           for m in found):
+        found = [m for m in _tokens(names).finditer(text) if m.group(2) is not None]
     for match in found:
-        yield match.group(2).lower(), match.group(3), match.end()
-
-
-def _around(text: str, lowered: str, names: frozenset[str],
-            needles: tuple[str, ...]) -> list[re.Match[str]] | None:
-    """The wanted tags holding a needle, found from the needles; None when one is in
-    doubt (a ``<`` or a quote between its tag's start and it), for the exact pass."""
-    pattern = _tags(names)
-    found: dict[int, re.Match[str]] = {}
-    for position in _positions(lowered, needles):
-        start = lowered.rfind("<", 0, position)
-        if start in found or start == -1:
-            continue
-        match = pattern.match(text, start)
-        if match is not None and match.end() > position:
-            found[start] = match
-        elif match is not None or _opens(lowered, start, names) or \
-                '"' in lowered[start:position] or "'" in lowered[start:position]:
-            return None
-    return [found[start] for start in sorted(found)]
-
-
-def _opens(lowered: str, start: int, names: frozenset[str]) -> bool:
-    end = start + 1
-    while end < len(lowered) and lowered[end].isalnum():
-        end += 1
-    return lowered[start + 1:end] in names
-
-
-def _positions(lowered: str, needles: tuple[str, ...]) -> list[int]:
-    """Every offset where a needle starts, sorted (``str.find`` beats a regex
-    alternation tenfold here)."""
-    found = []
-    for needle in needles:
-        at = lowered.find(needle)
-        while at != -1:
-            found.append(at)
-            at = lowered.find(needle, at + 1)
-    found.sort()
-    return found
+        if not needles or any(n in match.group(3).lower() for n in needles):
+            yield match.group(2).lower(), match.group(3), match.end()
 
 
 def _hidden(lowered: str, position: int) -> bool:
@@ -105,11 +63,15 @@ def _hidden(lowered: str, position: int) -> bool:
     if opened != -1 and lowered.find("-->", opened + 2, position) == -1 and \
             lowered.find("--!>", opened + 2, position) == -1:
         return True
-    for name in ("script", "style"):
+    for name, closes in _CLOSES:
         opened = lowered.rfind("<" + name, 0, position)
-        if opened != -1 and lowered.find("</" + name, opened, position) == -1:
+        if opened != -1 and closes.search(lowered, opened, position) is None:
             return True
     return False
+
+
+# what ends a script's or style's text: ``</script`` alone does not (``</scriptx>``)
+_CLOSES = tuple((name, re.compile(rf"</{name}\s*>")) for name in ("script", "style"))
 
 
 def start_tags(text: str, names: frozenset[str]) -> Iterator[tuple[str, Attrs, int]]:

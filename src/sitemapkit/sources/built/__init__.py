@@ -5,11 +5,15 @@ generator is one new module with a ``detect`` function, listed in ``FAMILIES``."
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
 from . import docusaurus, hugo, jekyll, mkdocs, pelican, sphinx
+from . import scan as scanning  # (the name ``scan`` stays the module's)
 from .family import Layout
+from .floor import OldSitemap, read_old
+from .scan import Scan
 
 # first match wins: Docusaurus and MkDocs projects may also hold a _config.yml or conf.py
 FAMILIES: tuple[Callable[[Path, str], Layout | None], ...] = (
@@ -25,3 +29,32 @@ def detect(source: Path, generator: str = "") -> Layout | None:
         if layout is not None:
             return layout
     return None
+
+
+def read_site(out: Path, base: str, project: Path | None, name: str
+              ) -> tuple[Scan, Layout | None, OldSitemap | None]:
+    """(the pages, the generator's layout, its old sitemap ``name``). While the pages
+    are read, what needs none of them is done here: the old sitemap, and the part of
+    the layout's records that needs no page (Hugo's content index), for the layout
+    its config names; the pages' generator meta may name another (Zensical)."""
+    early = detect(project) if project is not None else None
+    olds: list[OldSitemap | None] = []
+
+    def beside() -> None:
+        if early is not None:
+            early.prepare()
+        olds.append(read_old(out, name, base))
+
+    found = scanning.scan(out, base, beside)
+    layout = detect(project, generator_meta(found)) if project is not None else None
+    if early is not None and layout is not None and layout.family == early.family:
+        layout = early  # the one prepared
+    return found, layout, olds[0]
+
+
+def generator_meta(found: Scan) -> str:
+    """The generator most pages name in their generator meta (``zensical``, ``hugo``)."""
+    if not found.generators:
+        return ""
+    name = Counter(found.generators).most_common(1)[0][0]
+    return name.split("-")[0].split("/")[0]

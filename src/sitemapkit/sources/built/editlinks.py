@@ -9,6 +9,7 @@ minified output (unquoted attributes), entities and case are handled."""
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -25,7 +26,7 @@ _SOURCE_SUFFIX = re.compile(r"\.(?:md|mdx|markdown|rst|txt|ipynb|html?|adoc|org)
 _INDEX_NAMES = ("index", "_index", "readme", "README")
 
 
-def edit_link_source(html_path: Path, tracked: set[str], page_key: str,
+def edit_link_source(html_path: Path, tracked: Container[str], page_key: str,
                      languages: frozenset[str] = frozenset()) -> str | None:
     """The tracked file (repository-relative) the page's own edit link names, or None.
     ``page_key`` is the page's ``url_key``, for links the theme did not mark;
@@ -68,7 +69,7 @@ def _is_edit_link(attrs: dict[str, str], text: str, end: int) -> bool:
     return "edit" in inner.split() or "edit this page" in inner
 
 
-def _tracked_file(href: str, tracked: set[str]) -> str | None:
+def _tracked_file(href: str, tracked: Container[str]) -> str | None:
     """The longest suffix of the link's path that is a tracked file."""
     parts = unquote(urlsplit(href).path).split("/")
     for start in range(len(parts)):

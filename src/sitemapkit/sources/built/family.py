@@ -42,6 +42,10 @@ def _none(path: str) -> list[str]:
     return []
 
 
+def _nothing() -> None:
+    return None
+
+
 def _never(source: str) -> bool:
     return False
 
@@ -52,7 +56,8 @@ class Layout:
     relative to the site root, the source paths (relative to ``content``) that may have
     made it, the generator's first choice first. ``known`` reads what the generator
     recorded, keyed by ``url_key``; it wins over the candidates. ``lists`` tells a
-    source that makes a list page (Hugo's ``_index`` files): dated by what it lists too."""
+    source that makes a list page (Hugo's ``_index`` files): dated by what it lists too.
+    ``prepare`` does the part of ``known`` that needs no page, while the scan reads."""
 
     family: str  # the generator's name as messages give it ("Hugo", "Zensical")
     content: Path
@@ -60,6 +65,7 @@ class Layout:
     generated: tuple[str, ...] = field(default=())  # output paths that never have a source
     known: Callable[[Built], dict[str, list[Known]]] | None = None
     lists: Callable[[str], bool] = _never
+    prepare: Callable[[], None] = _nothing  # reads what needs no page, while they are read
 
 
 def url_key(path: str) -> str:

@@ -18,8 +18,10 @@ from .family import LANGUAGE
 
 _URL, _LOC, _LASTMOD = f"{{{SITEMAP_NS}}}url", f"{{{SITEMAP_NS}}}loc", f"{{{SITEMAP_NS}}}lastmod"
 _SITEMAP, _LINK = f"{{{SITEMAP_NS}}}sitemap", f"{{{XHTML_NS}}}link"
-_URL_TEXT = re.compile(rb"<url>(.*?)</url>", re.S)
-_LOC_TEXT = re.compile(rb"<loc>\s*([^<]*?)\s*</loc>")
+_SPACE = "[ \t\n\r\f\v]*"  # XML's (and a bytes pattern's) \s, not Unicode's
+_URL_TEXT = re.compile(r"<url>(.*?)</url>", re.S)
+_LOC_TEXT = re.compile(rf"<loc>{_SPACE}([^<]*?){_SPACE}</loc>")
+_LOC_FIRST = re.compile(rf"<url>{_SPACE}<loc>{_SPACE}([^<]*?){_SPACE}</loc>(.*?)</url>", re.S)
 
 
 @dataclass
@@ -110,11 +112,15 @@ def _read_urls(path: Path, found: OldSitemap) -> None:
         return
     if b"<urlset" not in data[:4096] or b"</urlset>" not in data[-4096:]:
         raise ValueError("not a whole urlset: no <urlset> or no </urlset>")  # cut short
-    for url in _URL_TEXT.findall(data):
-        loc = _LOC_TEXT.search(url)
-        if loc:
-            text = html.unescape(loc.group(1).decode("utf-8", "replace"))
-            found.locs[text] = found.locs.get(text, False) or b"<lastmod>" in url
+    text = data.decode("utf-8", "replace")
+    pairs: list[tuple[str, str]] = _LOC_FIRST.findall(text)  # the usual shape: one pass
+    if len(pairs) != text.count("<url>"):  # a <loc> after another child: block by block
+        pairs = [(match.group(1), url) for url in _URL_TEXT.findall(text)
+                 if (match := _LOC_TEXT.search(url))]
+    locs = found.locs
+    for loc, rest in pairs:
+        text_loc = html.unescape(loc) if "&" in loc else loc
+        locs[text_loc] = locs.get(text_loc, False) or "<lastmod>" in rest
 
 
 def _urls(elements: list[ElementTree.Element], found: OldSitemap) -> None:

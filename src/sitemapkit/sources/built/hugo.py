@@ -7,6 +7,7 @@ language other than the default lives under ``/<lang>/``. Sections with a
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,13 +31,14 @@ def detect(source: Path, generator: str) -> Layout | None:
     config = read_hugo_config(source)
     if config is None:
         return None
-    return Layout("Hugo", source, known=lambda built: content_urls(source, config, built.keys),
-                  lists=is_branch)
+    index = ContentIndex(source, config)
+    return Layout("Hugo", source, known=lambda built: index.urls(built.keys), lists=is_branch,
+                  prepare=index.build)
 
 
 def is_branch(path: str) -> bool:
     """A branch bundle's ``_index`` file: a section, the home page, a taxonomy (a list)."""
-    return os.path.basename(path).startswith("_index.")
+    return path.rpartition(os.sep)[2].startswith("_index.")
 
 
 def read_hugo_config(source: Path) -> dict[str, Any] | None:
@@ -84,44 +86,71 @@ def _lang(mount: dict[str, Any]) -> str | None:
     return str(lang) if lang else None
 
 
-def content_urls(source: Path, config: dict[str, Any],
-                 pages: frozenset[str]) -> dict[str, list[Known]]:
-    """URL key (relative to the site root) -> the content files Hugo publishes there.
-    A file's front matter (``url``, ``slug``) is read only when the URL its path gives
-    is not a page of the output: one read per moved page, not one per page."""
-    languages = {str(k): v for k, v in (config.get("languages") or {}).items()}
-    default = str(config.get("defaultContentLanguage", "en"))
-    in_subdir = bool(config.get("defaultContentLanguageInSubdir"))
-    lower = not config.get("disablePathToLower")
-    ugly = bool(config.get("uglyURLs"))
-    patterned = _patterned(config.get("permalinks") or {})
-    found: dict[str, list[Known]] = {}
-    for mount in mounts(source, config, languages):
-        for folder, dirs, files in os.walk(mount.folder):
-            dirs.sort()
-            rel_dir = os.path.relpath(folder, mount.folder).replace(os.sep, "/")
-            rel_dir = join(mount.target, "" if rel_dir == "." else rel_dir)
-            if rel_dir.split("/")[0] in patterned:
-                continue
-            for name in sorted(files):
-                if not name.endswith(CONTENT_SUFFIXES):
+class ContentIndex:
+    """Every content file's URL as its path gives it (``build``: needs no page, so it
+    runs while the output is read), then, for ``urls``, the front matter (``url``,
+    ``slug``) of the files whose URL is not a page of the output: one read per moved
+    page, not one per page."""
+
+    def __init__(self, source: Path, config: dict[str, Any]) -> None:
+        self.source, self.config = source, config
+        self.languages = {str(k): v for k, v in (config.get("languages") or {}).items()}
+        self.default = str(config.get("defaultContentLanguage", "en"))
+        self.in_subdir = bool(config.get("defaultContentLanguageInSubdir"))
+        self.lower = not config.get("disablePathToLower")
+        self.ugly = bool(config.get("uglyURLs"))
+        self.files: list[tuple[str, str, str, str, str | None]] | None = None
+
+    def build(self) -> None:
+        """(URL key by path, path, folder under content, name, mount language) of
+        each content file outside ``permalinks`` sections, in walk order."""
+        if self.files is not None:
+            return
+        files = []
+        patterned = _patterned(self.config.get("permalinks") or {})
+        for mount in mounts(self.source, self.config, self.languages):
+            for folder, dirs, names in os.walk(mount.folder):
+                dirs.sort()
+                rel_dir = os.path.relpath(folder, mount.folder).replace(os.sep, "/")
+                rel_dir = join(mount.target, "" if rel_dir == "." else rel_dir)
+                if rel_dir.split("/")[0] in patterned:
                     continue
-                path = os.path.join(folder, name)
-                key = None
-                for moved in (False, True):
-                    found_url = _url(rel_dir, name, path, mount.lang, languages,
-                                     default, lower, ugly, moved)
-                    if found_url is None:
-                        break
-                    lang, url = found_url
-                    prefix = lang if lang != default or in_subdir else ""
-                    key = url_key(join(prefix, url)) if not url.endswith(".html") \
-                        else join(prefix, url)
-                    if key in pages:
-                        break
-                if key is not None:
-                    found.setdefault(key, []).append(Known(path))
-    return found
+                for name in sorted(names):
+                    if name.endswith(CONTENT_SUFFIXES):
+                        path = folder + os.sep + name
+                        key = self._key(rel_dir, name, path, mount.lang, False)
+                        if key is not None:
+                            files.append((key, path, rel_dir, name, mount.lang))
+        self.files = files
+
+    def urls(self, pages: frozenset[str]) -> dict[str, list[Known]]:
+        """URL key -> the content files Hugo publishes there."""
+        self.build()
+        found: dict[str, list[Known]] = {}
+        for key, path, rel_dir, name, lang in self.files or []:
+            if key not in pages:
+                key = self._key(rel_dir, name, path, lang, True) or key
+            found.setdefault(key, []).append(Known(path))
+        return found
+
+    def _key(self, rel_dir: str, name: str, path: str, mount_lang: str | None,
+             moved: bool) -> str | None:
+        found_url = _url(rel_dir, name, path, mount_lang, self.languages, self.default,
+                         self.lower, self.ugly, moved)
+        if found_url is None:
+            return None
+        lang, url = found_url
+        if lang != self.default or self.in_subdir:
+            url = join(lang, url)
+        elif url.startswith("/") or url.endswith("/"):
+            url = join(url)
+        return url_key(url) if not url.endswith(".html") else url
+
+
+@functools.lru_cache(maxsize=256)
+def _segments(rel_dir: str) -> tuple[str, ...]:
+    """A content folder's path segments (computed once per folder, not per file)."""
+    return tuple(s for s in rel_dir.split("/") if s)
 
 
 def _patterned(permalinks: dict[str, Any]) -> set[str]:
@@ -154,7 +183,7 @@ def _url(rel_dir: str, name: str, path: str, mount_lang: str | None,
     if isinstance(url, str) and url.strip():
         return lang, url.strip()
     bundle = base in ("index", "_index")
-    segments = [s for s in rel_dir.split("/") if s] + ([] if bundle else [base])
+    segments = [*_segments(rel_dir), *(() if bundle else (base,))]
     slug = meta.get("slug")
     if isinstance(slug, str) and slug.strip() and segments and base != "_index":
         segments[-1] = slug.strip()

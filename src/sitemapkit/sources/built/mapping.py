@@ -111,18 +111,39 @@ def _by_edit_links(result: Sources, out: Path, root: Path | None, base: str,
     top = repository_top(root)
     if not todo or top is None:
         return
-    tracked, failure = _tracked(top)
-    if failure:
-        result.warnings.append(f"git ls-files failed in {top} ({failure}): {len(todo):,} "
-                               "pages without a source are not mapped by their edit links")
-        return
+    tracked = _Tracked(top)
     languages = frozenset(p.name for p in out.iterdir() if p.is_dir() and
                           LANGUAGE.fullmatch(p.name))
-    for page in todo:
-        link = edit_link_source(out / page.path, tracked, page_key(page, base), languages)
-        if link:
-            result.files[page.path] = str(top / link)
-            result.by_edit_link += 1
+    try:
+        for page in todo:
+            link = edit_link_source(out / page.path, tracked, page_key(page, base), languages)
+            if link:
+                result.files[page.path] = str(top / link)
+                result.by_edit_link += 1
+    except _NoListing as exc:
+        result.warnings.append(f"git ls-files failed in {top} ({exc}): {len(todo):,} "
+                               "pages without a source are not mapped by their edit links")
+
+
+class _NoListing(Exception):
+    """git could not list the tracked files."""
+
+
+class _Tracked:
+    """The repository's tracked files, listed when a page's link first needs them
+    (pages without a source often have no repository link at all)."""
+
+    def __init__(self, top: Path) -> None:
+        self.top = top
+        self.files: set[str] | None = None
+
+    def __contains__(self, path: object) -> bool:
+        if self.files is None:
+            files, failure = _tracked(self.top)
+            if failure:
+                raise _NoListing(failure)
+            self.files = files
+        return path in self.files
 
 
 def repository_top(root: Path | None) -> Path | None:
@@ -144,4 +165,4 @@ def _tracked(top: Path) -> tuple[set[str], str]:
     if done.returncode != 0:
         words = done.stderr.decode(errors="replace").strip().splitlines()
         return set(), words[-1] if words else f"exit {done.returncode}"
-    return {os.fsdecode(p) for p in done.stdout.split(b"\0") if p}, ""
+    return set(os.fsdecode(done.stdout).split("\0")) - {""}, ""  # one decode, not one a path

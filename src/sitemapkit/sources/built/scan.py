@@ -16,21 +16,18 @@ import operator
 import os
 import re
 import threading
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 from urllib.parse import quote, urljoin, urlsplit
 
+from ..._urlset import USE_EXTENSIONS, PageHead, read_pages
 from ...errors import InputError, UsageError
-from ..htmlmeta import ELSEWHERE, NOINDEX, REDIRECT, HtmlSignals, html_signals, url_identity
-from .listing import frontier, page_paths
+from ..htmlmeta import ELSEWHERE, NOINDEX, REDIRECT, HtmlSignals, url_identity
+from .listing import frontier
 
-HEAD_CHUNK = 1 << 13  # most heads end in the first 8 KiB
-HEAD_LIMIT = 1 << 20  # a <head> longer than this is read no further
-_HEAD_END = re.compile(rb"</head\s*>", re.IGNORECASE)
-_DOCUMENT = re.compile(rb"<html[\s>]|<head[\s>]", re.IGNORECASE)
 _PLAIN = re.compile(r"[A-Za-z0-9._~/-]*")  # a path that percent-encoding leaves as it is
 NOT_FOUND, FRAGMENT = "404 pages", "HTML fragments"  # beside htmlmeta's page signals
 LEFT_OUT = (REDIRECT, NOINDEX, ELSEWHERE, NOT_FOUND, FRAGMENT)
@@ -69,58 +66,60 @@ class Scan:
         return counts
 
 
-def scan(out_dir: Path, base: str) -> Scan:
+def scan(out_dir: Path, base: str, beside: Callable[[], None] = lambda: None) -> Scan:
     """Every page of ``out_dir`` (in path order) whose URL is under ``base``. A large
-    site is read by one worker process per core (``_workers``): the same result, in
-    the same order, as one process gives."""
+    site is read by one worker per core (``_workers``): the same result, in the same
+    order, as one worker gives. ``beside`` runs here while the workers read (work that
+    needs no page: the generator's content index, the old sitemap)."""
     if not out_dir.is_dir():
         raise UsageError(f"{out_dir} is not a directory (give the generator's output "
                          "directory, e.g. site/ or public/)")
     root = os.fspath(out_dir)
     files, subtrees = frontier(root)
     workers = _workers() if len(files) + len(subtrees) >= PARALLEL_UNITS else 1
-    result = _read_parallel(root, base, files, subtrees, workers) if workers > 1 else \
-        _read(root, base, page_paths(root, files, subtrees))
+    if workers > 1:
+        result = _read_parallel(root, base, files, subtrees, workers, beside)
+    else:
+        beside()
+        result = _classified(base, read_pages(root, files, subtrees), Scan())
     if not result.pages and not result.left:
         raise UsageError(f"{out_dir} holds no HTML pages; build the site first")
     return result
 
 
-def _read(root: str, base: str, rels: list[str]) -> Scan:
-    """The pages and left-out files among ``rels``, in their order."""
-    result = Scan()
-    for rel in rels:
-        head = read_head(root + "/" + rel)
+def _classified(base: str, heads: list[PageHead], result: Scan) -> Scan:
+    """``result`` with the pages and left-out files among ``heads`` added, in order."""
+    generators = result.generators
+    for rel, document, noindex, canonical, redirect, alternates, generator in heads:
         path = _page_path(rel)
         page_url = base + (path if _PLAIN.fullmatch(path) else quote(path))
-        if not _DOCUMENT.search(head):
+        if not document:
             result.left.append(LeftOut(rel, page_url, FRAGMENT))
             continue
-        signals = html_signals(head.decode("utf-8", "replace"))
-        if signals.generator:
-            name = signals.generator.split()[0].lower() if signals.generator.split() else ""
-            result.generators[name] = result.generators.get(name, 0) + 1
-        reason, url = _classify(rel, signals, page_url, base, result)
+        found = HtmlSignals(noindex, canonical, redirect, alternates, generator)
+        if found.generator:
+            name = found.generator.split()[0].lower() if found.generator.split() else ""
+            generators[name] = generators.get(name, 0) + 1
+        reason, url = _classify(rel, found, page_url, base, result)
         if reason:
-            result.left.append(LeftOut(rel, page_url, reason, _detail(reason, signals)))
+            result.left.append(LeftOut(rel, page_url, reason, _detail(reason, found)))
         else:
-            result.pages.append(BuiltPage(rel, url, signals))
+            result.pages.append(BuiltPage(rel, url, found))
     return result
 
 
 # --- one worker per core for a large site ----------------------------------------------
-PARALLEL_UNITS = 2000  # files and folders in the top two levels; fewer: one process
-_SIGNALS = operator.attrgetter(*(f.name for f in fields(HtmlSignals)))  # in field order
-_Packed = tuple[list[tuple[Any, ...]], list[tuple[str, str, str, str]],
-                list[tuple[str, str]], dict[str, int]]
+PARALLEL_UNITS = 2000  # files and folders in the top two levels; fewer: one worker
+STRIPES_PER_WORKER = 8  # read in this many parts each, so classifying follows reading
 
 
 def _workers() -> int:
-    """Worker processes for the scan: one per usable core, but only where ``fork`` is
-    safe and cheap (a POSIX system, no other thread running in this process that a
-    child would inherit half-way); otherwise 1, and the scan runs here."""
-    if "fork" not in multiprocessing.get_all_start_methods() or \
-            threading.active_count() != 1:
+    """Workers for the scan, one per usable core. With the C accelerator they are
+    threads (it reads with the GIL released); the pure twin needs processes, so there
+    it is 1 unless ``fork`` is safe and cheap (a POSIX system, no other thread running
+    in this process that a child would inherit half-way)."""
+    if not USE_EXTENSIONS and ("fork" not in multiprocessing.get_all_start_methods() or
+                               threading.active_count() != 1):
         return 1
     try:
         cores = len(os.sched_getaffinity(0))
@@ -130,65 +129,34 @@ def _workers() -> int:
 
 
 def _read_parallel(root: str, base: str, files: list[str], subtrees: list[str],
-                   workers: int) -> Scan:
-    """``_read`` over stripes of the work in ``workers`` forked processes; each returns
-    plain tuples (a dataclass pickles ten times slower), merged here in path order."""
+                   workers: int, beside: Callable[[], None]) -> Scan:
+    """``read_pages`` over stripes of the work in ``workers`` threads (C) or forked
+    processes (pure); ``beside`` runs here meanwhile, then each stripe is classified
+    here as soon as it is read, while the others are still being read. A process pool
+    that breaks (a worker killed for memory) is an error, never a silent rerun."""
     files = sorted(files)
-    context = multiprocessing.get_context("fork")
-    try:
-        with ProcessPoolExecutor(workers, mp_context=context) as pool:
-            packed = list(pool.map(_read_stripe, [root] * workers, [base] * workers,
-                                   [files[i::workers] for i in range(workers)],
-                                   [subtrees[i::workers] for i in range(workers)]))
-    except BrokenProcessPool:  # a worker killed (memory): the same work, here
-        return _read(root, base, page_paths(root, files, subtrees))
+    n = workers * STRIPES_PER_WORKER
+    pool: Executor = ThreadPoolExecutor(workers) if USE_EXTENSIONS else \
+        ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
     result = Scan()
-    for pages, left, other_base, generators in packed:
-        result.pages += [BuiltPage(path, url, HtmlSignals(*signals))
-                         for path, url, *signals in pages]
-        result.left += [LeftOut(*item) for item in left]
-        result.other_base += other_base
-        for name, n in generators.items():
-            result.generators[name] = result.generators.get(name, 0) + n
-    result.pages.sort(key=lambda page: page.path)
-    result.left.sort(key=lambda item: item.path)
+    try:
+        with pool:
+            reading = [pool.submit(read_pages, root, files[i::n], subtrees[i::n])
+                       for i in range(n)]
+            beside()
+            for stripe in as_completed(reading):
+                _classified(base, stripe.result(), result)
+    except BrokenProcessPool as exc:
+        raise InputError(f"the scan of {root} stopped: a worker process was killed "
+                         "(out of memory?); run again with fewer other jobs") from exc
+    result.pages.sort(key=operator.attrgetter("path"))  # as one worker gives them
+    result.left.sort(key=operator.attrgetter("path"))
     result.other_base.sort()
     return result
 
 
-def _read_stripe(root: str, base: str, files: list[str], subtrees: list[str]) -> _Packed:
-    """One worker's share: its top-level pages and the pages under its folders."""
-    found = _read(root, base, page_paths(root, files, subtrees))
-    pages = [(p.path, p.url, *_SIGNALS(p.signals)) for p in found.pages]
-    left = [(i.path, i.url, i.reason, i.detail) for i in found.left]
-    return pages, left, found.other_base, found.generators
-
-
 def _detail(reason: str, signals: HtmlSignals) -> str:
     return signals.canonical or "" if reason == ELSEWHERE else ""
-
-
-def read_head(path: str | os.PathLike[str]) -> bytes:
-    """The bytes up to ``</head>`` (or the first MiB); an unreadable page is an error."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError as exc:
-        raise InputError(f"cannot read {os.fspath(path)}: {exc.strerror or exc}") from None
-    try:
-        data = b""
-        while len(data) < HEAD_LIMIT:
-            chunk = os.read(fd, HEAD_CHUNK)
-            if not chunk:
-                break
-            data += chunk
-            end = _HEAD_END.search(data, max(0, len(data) - len(chunk) - 8))
-            if end:
-                return data[:end.end()]
-        return data
-    except OSError as exc:
-        raise InputError(f"cannot read {os.fspath(path)}: {exc.strerror or exc}") from None
-    finally:
-        os.close(fd)
 
 
 def _page_path(rel: str) -> str:
@@ -201,6 +169,8 @@ def _page_path(rel: str) -> str:
 def is_404(rel: str) -> bool:
     """The generator's not-found page: ``404.html`` anywhere (servers look for it by
     that name, per language too), or ``404/index.html`` at the top."""
+    if not rel.endswith(("404.html", "404.htm", "404/index.html")):
+        return False  # (most pages: one call, no split)
     return rel.rsplit("/", 1)[-1] in ("404.html", "404.htm") or rel == "404/index.html"
 
 

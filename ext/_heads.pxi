@@ -1,0 +1,888 @@
+# Included by _urlset_c.pyx: the built-site scan's hot loop (twin of _heads_py).
+#
+# The listing, the reads and the head tokenizer are C with the GIL released, so the
+# scan's threads run on every core; the results of a batch of pages are then turned
+# into Python objects in one go. A head the C reader cannot read exactly (an entity,
+# a non-ASCII byte where the tokenizer would have to classify it, no </head>, too
+# many alternates) is handed to the pure twin's head_signals: the same answers.
+
+cdef extern from *:
+    """
+    #include <errno.h>
+    #include <stdlib.h>
+    #include <string.h>
+    #include <sys/types.h>
+    #include <sys/stat.h>
+    #include <fcntl.h>
+    #if defined(_WIN32)
+    #define SK_HEADS_NATIVE 0
+    #else
+    #define SK_HEADS_NATIVE 1
+    #include <dirent.h>
+    #include <unistd.h>
+    #endif
+
+    /* A growable byte buffer: the listing's names, a page's head, a batch's records. */
+    typedef struct { char* data; size_t len, cap; } sk_buf;
+
+    static int sk_buf_reserve(sk_buf* b, size_t more) {
+        size_t want = b->len + more, cap = b->cap ? b->cap : 4096;
+        char* grown;
+        if (want <= b->cap) return 0;
+        while (cap < want) cap *= 2;
+        grown = (char*)realloc(b->data, cap);
+        if (grown == NULL) return -1;
+        b->data = grown;
+        b->cap = cap;
+        return 0;
+    }
+    static int sk_buf_put(sk_buf* b, const void* p, size_t n) {
+        if (sk_buf_reserve(b, n) < 0) return -1;
+        if (n) memcpy(b->data + b->len, p, n);
+        b->len += n;
+        return 0;
+    }
+    static void sk_buf_free(sk_buf* b) { free(b->data); b->data = NULL; b->len = b->cap = 0; }
+
+    /* Character classes, filled from _heads_py's TEXT_SPACE and BYTES_SPACE. */
+    static unsigned char SK_TSPACE[256], SK_BSPACE[256];
+
+    static int sk_lower(int c) { return (c >= 'A' && c <= 'Z') ? c + 32 : c; }
+    static int sk_ieq(const unsigned char* p, const char* word, size_t n) {
+        size_t i;
+        for (i = 0; i < n; i++) if (sk_lower(p[i]) != word[i]) return 0;
+        return 1;
+    }
+
+    /* --- the read: _heads_py.read_head, the same chunks and search windows -------- */
+    #define SK_HEAD_CHUNK 8192
+    #define SK_HEAD_LIMIT (1 << 20)
+
+    /* The end of the first "</head" BYTES_SPACE* ">" at or after `from`, or 0. */
+    static size_t sk_bytes_head_end(const unsigned char* p, size_t n, size_t from) {
+        size_t i = from, j;
+        while (i + 7 <= n) {
+            const unsigned char* lt = (const unsigned char*)memchr(p + i, '<', n - i);
+            if (lt == NULL) return 0;
+            i = (size_t)(lt - p);
+            if (i + 7 <= n && p[i + 1] == '/' && sk_ieq(p + i + 2, "head", 4)) {
+                j = i + 6;
+                while (j < n && SK_BSPACE[p[j]]) j++;
+                if (j < n && p[j] == '>') return j + 1;
+            }
+            i++;
+        }
+        return 0;
+    }
+
+    /* Read the open `fd` up to its </head> into `out` and close it; 0, or an errno. */
+    static int sk_read_fd(int fd, sk_buf* out) {
+    #if SK_HEADS_NATIVE
+        int err = 0;
+        size_t end;
+        ssize_t got;
+        out->len = 0;
+        while (out->len < SK_HEAD_LIMIT) {
+            if (sk_buf_reserve(out, SK_HEAD_CHUNK) < 0) { err = ENOMEM; break; }
+            got = read(fd, out->data + out->len, SK_HEAD_CHUNK);
+            if (got < 0) { if (errno == EINTR) continue; err = errno; break; }
+            if (got == 0) break;
+            out->len += (size_t)got;
+            end = sk_bytes_head_end((const unsigned char*)out->data, out->len,
+                                    out->len > (size_t)got + 8 ? out->len - (size_t)got - 8 : 0);
+            if (end) { out->len = end; break; }
+        }
+        close(fd);
+        return err;
+    #else
+        (void)fd; (void)out;
+        return ENOSYS;
+    #endif
+    }
+
+    /* Read `name` in the open folder `dfd` (or a path, with dfd AT_FDCWD). */
+    static int sk_read_head_at(int dfd, const char* name, sk_buf* out) {
+    #if SK_HEADS_NATIVE
+        int fd;
+        do { fd = openat(dfd, name, O_RDONLY | O_CLOEXEC); } while (fd < 0 && errno == EINTR);
+        return fd < 0 ? errno : sk_read_fd(fd, out);
+    #else
+        (void)dfd; (void)name; (void)out;
+        return ENOSYS;
+    #endif
+    }
+
+    /* --- the listing: _heads_py.html_files ----------------------------------------- */
+    static int sk_join(sk_buf* path, const char* root, const char* rel, int slash_always) {
+        size_t rn = strlen(root);
+        path->len = 0;
+        if (sk_buf_put(path, root, rn) < 0) return -1;
+        if (*rel || slash_always) {
+            if ((slash_always || rn == 0 || root[rn - 1] != '/') && sk_buf_put(path, "/", 1) < 0)
+                return -1;
+            if (sk_buf_put(path, rel, strlen(rel)) < 0) return -1;
+        }
+        return sk_buf_put(path, "", 1);
+    }
+
+    /* Walk the folders under `top` (relative to root; hidden ones skipped, links
+       followed as DirEntry.is_dir() follows them) and call `page` for each .html/.htm
+       file with its open folder, its name and its path relative to root, so it is
+       opened relative to its folder (no path walk per page). 0; an errno with the
+       folder that failed in `failed`; or what `page` returned (nonzero stops). */
+    typedef int (*sk_page_fn)(void* ctx, int dfd, const char* name, const char* rel,
+                              size_t rel_len);
+
+    static int sk_walk(const char* root, const char* top, sk_page_fn page, void* ctx,
+                       sk_buf* failed) {
+    #if SK_HEADS_NATIVE
+        sk_buf stack = {0}, path = {0}, rel = {0}, file = {0};
+        int err = 0;
+        if (sk_buf_put(&stack, top, strlen(top) + 1) < 0) return ENOMEM;
+        while (stack.len && !err) {
+            size_t at = stack.len - 1, dir_len;
+            DIR* dir;
+            struct dirent* entry;
+            while (at > 0 && stack.data[at - 1] != 0) at--;   /* the last name on the stack */
+            rel.len = 0;
+            if (sk_buf_put(&rel, stack.data + at, stack.len - at) < 0) { err = ENOMEM; break; }
+            stack.len = at;
+            if (sk_join(&path, root, rel.data, 0) < 0) { err = ENOMEM; break; }
+            dir = opendir(path.data);
+            if (dir == NULL) { err = errno; sk_buf_put(failed, path.data, path.len); break; }
+            dir_len = rel.len - 1;
+            for (;;) {
+                size_t nlen;
+                int is_dir;
+                errno = 0;
+                entry = readdir(dir);
+                if (entry == NULL) {
+                    if (errno) { err = errno; sk_buf_put(failed, path.data, path.len); }
+                    break;
+                }
+                if (entry->d_name[0] == '.' && (entry->d_name[1] == 0 ||
+                        (entry->d_name[1] == '.' && entry->d_name[2] == 0)))
+                    continue;
+                nlen = strlen(entry->d_name);
+                is_dir = entry->d_type == DT_DIR;
+                if (entry->d_type == DT_LNK || entry->d_type == DT_UNKNOWN) {
+                    struct stat st;
+                    is_dir = fstatat(dirfd(dir), entry->d_name, &st, 0) == 0 && S_ISDIR(st.st_mode);
+                }
+                if (!is_dir && !((nlen >= 5 && memcmp(entry->d_name + nlen - 5, ".html", 5) == 0) ||
+                                 (nlen >= 4 && memcmp(entry->d_name + nlen - 4, ".htm", 4) == 0)))
+                    continue;
+                if (is_dir && entry->d_name[0] == '.') continue;
+                {
+                    sk_buf* to = is_dir ? &stack : &file;
+                    if (!is_dir) file.len = 0;
+                    if ((dir_len && (sk_buf_put(to, rel.data, dir_len) < 0 ||
+                                     sk_buf_put(to, "/", 1) < 0)) ||
+                            sk_buf_put(to, entry->d_name, nlen + 1) < 0) { err = ENOMEM; break; }
+                    if (!is_dir) {
+                        err = page(ctx, dirfd(dir), entry->d_name, file.data, file.len - 1);
+                        if (err) break;
+                    }
+                }
+            }
+            closedir(dir);
+        }
+        sk_buf_free(&stack); sk_buf_free(&path); sk_buf_free(&rel); sk_buf_free(&file);
+        return err;
+    #else
+        (void)root; (void)top; (void)page; (void)ctx; (void)failed;
+        return ENOSYS;
+    #endif
+    }
+    """
+    ctypedef struct sk_buf:
+        char* data
+        size_t len
+        size_t cap
+    int sk_buf_reserve(sk_buf* b, size_t more) nogil
+    int sk_buf_put(sk_buf* b, const void* p, size_t n) nogil
+    void sk_buf_free(sk_buf* b) nogil
+    unsigned char SK_TSPACE[256]
+    unsigned char SK_BSPACE[256]
+    int sk_lower(int c) nogil
+    bint sk_ieq(const unsigned char* p, const char* word, size_t n) nogil
+    int sk_read_head_at(int dfd, const char* name, sk_buf* out) nogil
+    ctypedef int (*sk_page_fn)(void* ctx, int dfd, const char* name, const char* rel,
+                               size_t rel_len) noexcept nogil
+    int sk_walk(const char* root, const char* top, sk_page_fn page, void* ctx,
+                sk_buf* failed) nogil
+    int AT_FDCWD
+    int sk_join(sk_buf* path, const char* root, const char* rel, int slash_always) nogil
+    int SK_HEADS_NATIVE
+    int ENOMEM
+    int ENOSYS
+
+
+from libc.string cimport strlen
+from cpython.unicode cimport PyUnicode_DecodeASCII
+
+cdef extern from "Python.h":
+    object PyUnicode_DecodeFSDefaultAndSize(const char* s, Py_ssize_t size)
+from sitemapkit._urlset import _heads_py
+from sitemapkit.errors import InputError as _InputError
+import os as _os
+
+cdef void _init_head_classes():
+    cdef int i
+    memset(SK_TSPACE, 0, 256)
+    memset(SK_BSPACE, 0, 256)
+    for i in _heads_py.TEXT_SPACE.encode("ascii"):
+        SK_TSPACE[i] = 1
+    for i in _heads_py.BYTES_SPACE:
+        SK_BSPACE[i] = 1
+
+
+_init_head_classes()
+
+
+def _head_classes():
+    """(TEXT_SPACE, BYTES_SPACE) as the C tables hold them, for the architecture test."""
+    return (bytes([i for i in range(256) if SK_TSPACE[i]]),
+            bytes([i for i in range(256) if SK_BSPACE[i]]))
+
+
+# --- the tokenizer: htmltags' exact pass over the head, then signals_from_tags -------
+cdef enum:
+    HEAD_OK = 0
+    HEAD_SLOW = 1
+    MAX_ALTERNATES = 256
+
+cdef struct Span:
+    const unsigned char* p
+    size_t n
+
+cdef struct HeadFacts:
+    bint document, noindex, redirect, has_canonical, has_generator
+    Span canonical, generator
+    int n_alt
+    Span alt_lang[MAX_ALTERNATES]
+    Span alt_href[MAX_ALTERNATES]
+
+cdef const char* _NEEDLES[6]
+_NEEDLES[:] = [b"canonical", b"robots", b"googlebot", b"refresh", b"hreflang", b"generator"]
+
+
+cdef inline bint _sp(unsigned char c) noexcept nogil:
+    return SK_TSPACE[c] != 0
+
+
+cdef Py_ssize_t _text_head_end(const unsigned char* p, Py_ssize_t n, bint* slow) noexcept nogil:
+    """Where htmlmeta's ``</head\\s*>`` (a str pattern) starts, or -1; a non-ASCII byte
+    where it would decide is slow."""
+    cdef Py_ssize_t i = 0, j
+    cdef const unsigned char* lt
+    while i + 7 <= n:
+        lt = <const unsigned char*>memchr(p + i, ord('<'), n - i)
+        if lt == NULL:
+            return -1
+        i = lt - p
+        if i + 7 <= n and p[i + 1] == ord('/') and sk_ieq(p + i + 2, "head", 4):
+            j = i + 6
+            while j < n and _sp(p[j]):
+                j += 1
+            if j < n and p[j] == ord('>'):
+                return i
+            if j < n and p[j] >= 0x80:
+                slow[0] = True
+                return -1
+        i += 1
+    return -1
+
+
+cdef Py_ssize_t _attrs_end(const unsigned char* p, Py_ssize_t i, Py_ssize_t n,
+                           bint* slow) noexcept nogil:
+    """htmltags' ``_ATTRS`` then ``>`` from ``i``: the offset of the ``>``, or -1 when the
+    tag does not close there; a non-ASCII byte that the pattern would classify is slow."""
+    cdef Py_ssize_t save, save2
+    cdef const unsigned char* q
+    cdef unsigned char c, quote
+    while True:
+        save = i
+        while i < n and (_sp(p[i]) or p[i] == ord('/')):
+            i += 1
+        if i >= n:
+            i = save
+            break
+        c = p[i]
+        if c >= 0x80:
+            slow[0] = True
+            return -1
+        if c == ord('>') or c == ord('"') or c == ord("'") or c == ord('='):
+            i = save
+            break
+        i += 1
+        while i < n:
+            c = p[i]
+            if c >= 0x80:
+                slow[0] = True
+                return -1
+            if _sp(c) or c == ord('/') or c == ord('>') or c == ord('='):
+                break
+            i += 1
+        save2 = i
+        while i < n and _sp(p[i]):
+            i += 1
+        if i < n and p[i] >= 0x80:
+            slow[0] = True
+            return -1
+        if i < n and p[i] == ord('='):
+            while i < n and p[i] == ord('='):
+                i += 1
+            while i < n and _sp(p[i]):
+                i += 1
+            if i < n and (p[i] == ord('"') or p[i] == ord("'")):
+                quote = p[i]
+                q = <const unsigned char*>memchr(p + i + 1, quote, n - i - 1)
+                i = (q - p) + 1 if q != NULL else save2
+            else:
+                while i < n and p[i] != ord('>') and not _sp(p[i]):
+                    if p[i] >= 0x80:
+                        slow[0] = True
+                        return -1
+                    i += 1
+        else:
+            i = save2
+    while i < n and (_sp(p[i]) or p[i] == ord('/')):
+        i += 1
+    if i < n and p[i] >= 0x80:
+        slow[0] = True
+        return -1
+    return i if i < n and p[i] == ord('>') else -1
+
+
+cdef Py_ssize_t _raw_text_end(const unsigned char* p, Py_ssize_t i, Py_ssize_t n,
+                              const char* name, Py_ssize_t k, bint* slow) noexcept nogil:
+    """Past ``</name\\s*>`` (any case) from ``i``, or ``n``: a script's or style's text."""
+    cdef const unsigned char* lt
+    cdef Py_ssize_t j, m
+    while i < n:
+        lt = <const unsigned char*>memchr(p + i, ord('<'), n - i)
+        if lt == NULL:
+            return n
+        i = lt - p
+        if i + 1 < n and p[i + 1] == ord('/'):
+            for m in range(i + 2, min(i + 2 + k, n)):
+                if p[m] >= 0x80:
+                    slow[0] = True
+                    return n
+            if i + 2 + k <= n and sk_ieq(p + i + 2, name, k):
+                j = i + 2 + k
+                while j < n and _sp(p[j]):
+                    j += 1
+                if j < n and p[j] == ord('>'):
+                    return j + 1
+                if j < n and p[j] >= 0x80:
+                    slow[0] = True
+                    return n
+        i += 1
+    return n
+
+
+cdef size_t _NEEDLE_LEN[6]
+cdef unsigned char _NEEDLE_FIRST[256]  # 1 where a needle starts (either case)
+
+
+cdef void _init_needles():
+    cdef int k
+    memset(_NEEDLE_FIRST, 0, 256)
+    for k in range(6):
+        _NEEDLE_LEN[k] = strlen(_NEEDLES[k])
+        _NEEDLE_FIRST[<unsigned char>_NEEDLES[k][0]] = 1
+        _NEEDLE_FIRST[<unsigned char>_NEEDLES[k][0] - 32] = 1
+
+
+_init_needles()
+
+
+cdef bint _has_needle(const unsigned char* p, Py_ssize_t n) noexcept nogil:
+    """Does the attribute text hold one of htmlmeta's needles (ASCII case-folded)?"""
+    cdef Py_ssize_t i, k
+    for i in range(n):
+        if _NEEDLE_FIRST[p[i]]:
+            for k in range(6):
+                if i + <Py_ssize_t>_NEEDLE_LEN[k] <= n and sk_ieq(p + i, _NEEDLES[k], _NEEDLE_LEN[k]):
+                    return True
+    return False
+
+
+cdef enum:
+    A_REL = 0
+    A_HREF = 1
+    A_HREFLANG = 2
+    A_NAME = 3
+    A_CONTENT = 4
+    A_HTTP_EQUIV = 5
+    N_ATTRS = 6
+
+cdef const char* _ATTR_NAMES[6]
+_ATTR_NAMES[:] = [b"rel", b"href", b"hreflang", b"name", b"content", b"http-equiv"]
+
+
+cdef void _tag_attributes(const unsigned char* p, Py_ssize_t n, Span* found,
+                          bint* present) noexcept nogil:
+    """htmltags.attributes over an attribute text that ``_attrs_end`` accepted and that is
+    plain ASCII with no '&': the first value of each wanted name ('' for a bare name)."""
+    cdef Py_ssize_t i = 0, start, end, k
+    cdef const unsigned char* q
+    cdef unsigned char quote
+    cdef Span value
+    while True:
+        while i < n and (_sp(p[i]) or p[i] == ord('/')):
+            i += 1
+        if i >= n or p[i] == ord('>') or p[i] == ord('"') or p[i] == ord("'") or p[i] == ord('='):
+            return
+        start = i
+        i += 1
+        while i < n and not (_sp(p[i]) or p[i] == ord('/') or p[i] == ord('>') or p[i] == ord('=')):
+            i += 1
+        end = i
+        value.p = p + i
+        value.n = 0
+        while i < n and _sp(p[i]):
+            i += 1
+        if i < n and p[i] == ord('='):
+            while i < n and p[i] == ord('='):
+                i += 1
+            while i < n and _sp(p[i]):
+                i += 1
+            if i < n and (p[i] == ord('"') or p[i] == ord("'")):
+                quote = p[i]
+                q = <const unsigned char*>memchr(p + i + 1, quote, n - i - 1)
+                if q == NULL:  # not a value: the name stands alone
+                    i = end
+                else:
+                    value.p = p + i + 1
+                    value.n = (q - p) - i - 1
+                    i = (q - p) + 1
+            else:
+                value.p = p + i
+                while i < n and p[i] != ord('>') and not _sp(p[i]):
+                    i += 1
+                value.n = (p + i) - value.p
+        else:
+            i = end
+        for k in range(N_ATTRS):
+            if not present[k] and <size_t>(end - start) == strlen(_ATTR_NAMES[k]) and \
+                    sk_ieq(p + start, _ATTR_NAMES[k], end - start):
+                present[k] = True
+                found[k] = value
+
+
+cdef Span _strip(Span s) noexcept nogil:
+    while s.n and _sp(s.p[0]):
+        s.p += 1
+        s.n -= 1
+    while s.n and _sp(s.p[s.n - 1]):
+        s.n -= 1
+    return s
+
+
+cdef bint _has_token(Span s, const char* word) noexcept nogil:
+    """``word in value.lower().split()``."""
+    cdef size_t i = 0, start, w = strlen(word)
+    while i < s.n:
+        while i < s.n and _sp(s.p[i]):
+            i += 1
+        start = i
+        while i < s.n and not _sp(s.p[i]):
+            i += 1
+        if i - start == w and w and sk_ieq(s.p + start, word, w):
+            return True
+    return False
+
+
+cdef bint _is_word(Span s, const char* word) noexcept nogil:
+    return s.n == strlen(word) and sk_ieq(s.p, word, s.n)
+
+
+cdef bint _noindex(Span s) noexcept nogil:
+    """``"noindex" in content.lower().replace(" ", "").split(",")``."""
+    cdef size_t i = 0, k
+    while True:
+        k = 0  # characters of "noindex" matched in this piece, 8: too many
+        while i < s.n and s.p[i] != ord(','):
+            if s.p[i] != ord(' '):
+                k = k + 1 if k < 7 and sk_lower(s.p[i]) == b"noindex"[k] else 8
+            i += 1
+        if k == 7:
+            return True
+        if i >= s.n:
+            return False
+        i += 1
+
+
+cdef bint _has_url(Span s) noexcept nogil:
+    """``"url=" in content.lower().replace(" ", "")``."""
+    cdef size_t i, k = 0
+    cdef int c
+    for i in range(s.n):
+        c = sk_lower(s.p[i])
+        if c == ord(' '):
+            continue
+        if c == b"url="[k]:
+            k += 1
+            if k == 4:
+                return True
+        else:
+            k = 1 if c == ord('u') else 0
+    return False
+
+
+cdef int _use_tag(bint link, const unsigned char* a, Py_ssize_t n, HeadFacts* facts) noexcept nogil:
+    """htmlmeta.signals_from_tags for one needle-bearing tag."""
+    cdef Span found[6]
+    cdef bint present[6]
+    cdef Span href, content
+    memset(present, 0, sizeof(present))
+    _tag_attributes(a, n, found, present)
+    if link:
+        href = _strip(found[A_HREF]) if present[A_HREF] else Span(NULL, 0)
+        if present[A_REL] and _has_token(found[A_REL], "canonical") and href.n:
+            facts.has_canonical = True
+            facts.canonical = href
+        elif present[A_REL] and _has_token(found[A_REL], "alternate") and href.n and \
+                present[A_HREFLANG] and found[A_HREFLANG].n:
+            if facts.n_alt == MAX_ALTERNATES:
+                return HEAD_SLOW
+            facts.alt_lang[facts.n_alt] = _strip(found[A_HREFLANG])
+            facts.alt_href[facts.n_alt] = href
+            facts.n_alt += 1
+        return HEAD_OK
+    content = found[A_CONTENT] if present[A_CONTENT] else Span(NULL, 0)
+    if present[A_NAME] and (_is_word(found[A_NAME], "robots") or
+                            _is_word(found[A_NAME], "googlebot")) and _noindex(content):
+        facts.noindex = True
+    elif present[A_NAME] and _is_word(found[A_NAME], "generator") and not facts.has_generator:
+        facts.has_generator = True
+        facts.generator = _strip(content)
+    if present[A_HTTP_EQUIV] and _is_word(found[A_HTTP_EQUIV], "refresh") and _has_url(content):
+        facts.redirect = True
+    return HEAD_OK
+
+
+cdef bint _document(const unsigned char* p, Py_ssize_t n) noexcept nogil:
+    """``<html[\\s>]|<head[\\s>]`` (a bytes pattern) anywhere in the head."""
+    cdef const unsigned char* lt
+    cdef Py_ssize_t i = 0
+    while i + 6 <= n:
+        lt = <const unsigned char*>memchr(p + i, ord('<'), n - i)
+        if lt == NULL:
+            return False
+        i = lt - p
+        if i + 6 <= n and (sk_ieq(p + i + 1, "html", 4) or sk_ieq(p + i + 1, "head", 4)) and \
+                (SK_BSPACE[p[i + 5]] or p[i + 5] == ord('>')):
+            return True
+        i += 1
+    return False
+
+
+cdef enum:
+    NOT_WANTED = -1  # the letters after '<' begin no wanted name
+    PREFIX = 0  # they begin one, but are not one yet
+    SCRIPT = 1
+    STYLE = 2
+    LINK = 3
+    META = 4
+
+cdef const char* _WANTED[5]
+_WANTED[:] = [b"", b"script", b"style", b"link", b"meta"]
+
+
+cdef int _wanted_name(const unsigned char* p, Py_ssize_t n) noexcept nogil:
+    """Which of script, style, link, meta the ASCII letters ``p[:n]`` are (any case)."""
+    cdef int k
+    cdef bint prefix = False
+    cdef Py_ssize_t w
+    for k in range(SCRIPT, META + 1):
+        w = strlen(_WANTED[k])
+        if n == w and sk_ieq(p, _WANTED[k], w):
+            return k
+        if n < w and sk_ieq(p, _WANTED[k], n):
+            prefix = True
+    return PREFIX if prefix else NOT_WANTED
+
+
+cdef Py_ssize_t _comment_end(const unsigned char* p, Py_ssize_t j, Py_ssize_t end) noexcept nogil:
+    """Past the ``--!?>`` that ends a comment whose text starts at ``j``, or ``end``."""
+    while j + 3 <= end:
+        if p[j] == ord('-') and p[j + 1] == ord('-'):
+            if p[j + 2] == ord('>'):
+                return j + 3
+            if p[j + 2] == ord('!') and j + 4 <= end and p[j + 3] == ord('>'):
+                return j + 4
+        j += 1
+    return end
+
+
+cdef int _head_facts(const unsigned char* p, Py_ssize_t n, HeadFacts* facts) noexcept nogil:
+    """The signals of one head (its bytes as read), or HEAD_SLOW."""
+    cdef bint slow = False, link
+    cdef Py_ssize_t end, i = 0, j, close, a, m
+    cdef int k
+    cdef const unsigned char* lt
+    memset(facts, 0, sizeof(HeadFacts))
+    facts.document = _document(p, n)
+    if not facts.document:
+        return HEAD_OK
+    end = _text_head_end(p, n, &slow)
+    if end < 0:
+        return HEAD_SLOW  # no </head>: the reference reads the first 65,536 characters
+    while i < end:
+        lt = <const unsigned char*>memchr(p + i, ord('<'), end - i)
+        if lt == NULL:
+            break
+        i = lt - p
+        if i + 4 <= end and p[i + 1] == ord('!') and p[i + 2] == ord('-') and p[i + 3] == ord('-'):
+            i = _comment_end(p, i + 4, end)
+            continue
+        j = i + 1
+        while j < end and ord('a') <= sk_lower(p[j]) <= ord('z'):
+            j += 1
+        k = _wanted_name(p + i + 1, j - i - 1)
+        if j < end and p[j] >= 0x80 and k != NOT_WANTED:
+            return HEAD_SLOW  # a Unicode letter or space: re's IGNORECASE and \s decide
+        if k <= 0 or j >= end or not (_sp(p[j]) or p[j] == ord('/') or p[j] == ord('>')):
+            i += 1
+            continue
+        close = _attrs_end(p, j, end, &slow)
+        if slow:
+            return HEAD_SLOW
+        if close < 0:
+            i += 1
+            continue
+        if k == SCRIPT or k == STYLE:  # skip its text
+            i = _raw_text_end(p, close + 1, end, _WANTED[k], j - i - 1, &slow)
+            if slow:
+                return HEAD_SLOW
+            continue
+        link = k == LINK
+        a = j
+        i = close + 1
+        if not _has_needle(p + a, close - a):
+            continue
+        for m in range(a, close):
+            if p[m] >= 0x80 or p[m] == ord('&'):
+                return HEAD_SLOW  # entities and Unicode case and space rules: the reference
+        if _use_tag(link, p + a, close - a, facts) == HEAD_SLOW:
+            return HEAD_SLOW
+    return HEAD_OK
+
+
+# --- Python-facing: head_signals, read_pages -----------------------------------------
+cdef tuple _NO_DOCUMENT = (False, False, None, False, (), None)
+
+
+cdef inline str _span_str(Span s):
+    return PyUnicode_DecodeASCII(<const char*>s.p, s.n, NULL)
+
+
+cdef tuple _facts_tuple(HeadFacts* f):
+    if not f.document:
+        return _NO_DOCUMENT
+    return (True, f.noindex, _span_str(f.canonical) if f.has_canonical else None, f.redirect,
+            tuple([(_span_str(f.alt_lang[i]), _span_str(f.alt_href[i])) for i in range(f.n_alt)]),
+            _span_str(f.generator) if f.has_generator else None)
+
+
+def head_signals(bytes head):
+    """As ``_heads_py.head_signals``: (document, noindex, canonical, redirect, alternates,
+    generator) of one page's head bytes."""
+    cdef HeadFacts facts
+    if _head_facts(<const unsigned char*>PyBytes_AS_STRING(head), PyBytes_GET_SIZE(head),
+                   &facts) == HEAD_SLOW:
+        return _heads_py.head_signals(head)
+    return _facts_tuple(&facts)
+
+
+def _head_signals_fast(bytes head):
+    """The C reading alone, None where it hands the head to the reference (tests)."""
+    cdef HeadFacts facts
+    if _head_facts(<const unsigned char*>PyBytes_AS_STRING(head), PyBytes_GET_SIZE(head),
+                   &facts) == HEAD_SLOW:
+        return None
+    return _facts_tuple(&facts)
+
+
+cdef enum:
+    REC_FRAGMENT = 0
+    REC_FACTS = 1
+    REC_SLOW = 2
+    BATCH_PAGES = 4096  # pages read with the GIL released before their objects are made
+    BATCH_BYTES = 1 << 26  # or fewer, once the records hold this much (heads handed over)
+
+
+cdef inline int _put_len(sk_buf* b, Py_ssize_t n) noexcept nogil:
+    cdef int32_t v = <int32_t>n
+    return sk_buf_put(b, &v, 4)
+
+
+cdef inline int _put_span(sk_buf* b, bint present, Span s) noexcept nogil:
+    if not present:
+        return _put_len(b, -1)
+    return -1 if _put_len(b, s.n) < 0 else sk_buf_put(b, s.p, s.n)
+
+
+cdef int _record(sk_buf* out, const char* head, size_t n, HeadFacts* f) noexcept nogil:
+    """One page's record: its kind, then its facts or (handed over) its head."""
+    cdef unsigned char kind
+    cdef int i
+    if _head_facts(<const unsigned char*>head, n, f) == HEAD_SLOW:
+        kind = REC_SLOW
+        if sk_buf_put(out, &kind, 1) < 0 or _put_len(out, n) < 0:
+            return -1
+        return sk_buf_put(out, head, n)
+    kind = REC_FACTS if f.document else REC_FRAGMENT
+    if sk_buf_put(out, &kind, 1) < 0:
+        return -1
+    if kind == REC_FRAGMENT:
+        return 0
+    kind = (1 if f.noindex else 0) | (2 if f.redirect else 0)
+    if sk_buf_put(out, &kind, 1) < 0 or _put_span(out, f.has_canonical, f.canonical) < 0 or \
+            _put_span(out, f.has_generator, f.generator) < 0 or _put_len(out, f.n_alt) < 0:
+        return -1
+    for i in range(f.n_alt):
+        if _put_span(out, True, f.alt_lang[i]) < 0 or _put_span(out, True, f.alt_href[i]) < 0:
+            return -1
+    return 0
+
+
+cdef inline int32_t _get_len(const char* p, size_t* at) noexcept:
+    cdef int32_t v
+    memcpy(&v, p + at[0], 4)
+    at[0] += 4
+    return v
+
+
+cdef object _get_str(const char* p, size_t* at):
+    cdef int32_t n = _get_len(p, at)
+    if n < 0:
+        return None
+    at[0] += n
+    return PyUnicode_DecodeASCII(p + at[0] - n, n, NULL)
+
+
+cdef tuple _from_record(const char* p, size_t* at):
+    """One record back as a PageHead: its path, then its signals."""
+    cdef int32_t n = _get_len(p, at), i
+    at[0] += n
+    rel = PyUnicode_DecodeFSDefaultAndSize(p + at[0] - n, n)  # as os.fsdecode
+    cdef unsigned char kind = <unsigned char>p[at[0]], flags
+    at[0] += 1
+    if kind == REC_FRAGMENT:
+        return (rel, *_NO_DOCUMENT)
+    if kind == REC_SLOW:
+        n = _get_len(p, at)
+        at[0] += n
+        return (rel, *_heads_py.head_signals(PyBytes_FromStringAndSize(p + at[0] - n, n)))
+    flags = <unsigned char>p[at[0]]
+    at[0] += 1
+    canonical = _get_str(p, at)
+    generator = _get_str(p, at)
+    n = _get_len(p, at)
+    alternates = []
+    for i in range(n):
+        lang = _get_str(p, at)
+        alternates.append((lang, _get_str(p, at)))
+    return (rel, True, bool(flags & 1), canonical, bool(flags & 2), tuple(alternates), generator)
+
+
+cdef struct Reading:
+    sk_buf records  # per page: its path (length, bytes), then its ``_record``
+    sk_buf head
+    sk_buf failed  # the page or folder that could not be read
+    HeadFacts* facts
+    Py_ssize_t pages
+    bint page_failed  # ``failed`` names a page (relative to root), not a folder
+
+
+cdef int _read_one(void* ctx, int dfd, const char* name, const char* rel,
+                   size_t rel_len) noexcept nogil:
+    """``sk_walk``'s callback: read one page (``name`` in the open folder ``dfd``) and
+    add its record; 0, or an errno (the page's path is then in ``failed``)."""
+    cdef Reading* r = <Reading*>ctx
+    cdef int err = sk_read_head_at(dfd, name, &r.head)
+    if err:
+        r.failed.len = 0
+        r.page_failed = True
+        sk_buf_put(&r.failed, rel, rel_len)
+        return err
+    if _put_len(&r.records, rel_len) < 0 or sk_buf_put(&r.records, rel, rel_len) < 0 or \
+            _record(&r.records, r.head.data, r.head.len, r.facts) < 0:
+        return ENOMEM
+    r.pages += 1
+    return 0
+
+
+def read_pages(str root, list files, list subtrees):
+    """As ``_heads_py.read_pages``, with the GIL released while the folders are walked
+    and the pages read (each page opened in its open folder), a batch at a time, so
+    threads scan in parallel."""
+    if not SK_HEADS_NATIVE:
+        return _heads_py.read_pages(root, files, subtrees)
+    cdef bytes broot = _os.fsencode(root)
+    cdef const char* croot = broot
+    cdef list tops = [_os.fsencode(top) for top in subtrees]
+    cdef list named = [_os.fsencode(rel) for rel in files]
+    cdef Py_ssize_t n_tops = len(tops), n_files = len(named), done = 0, stop, i
+    cdef const char** paths = <const char**>malloc(max(n_tops + n_files, 1) * sizeof(char*))
+    cdef Reading r
+    cdef int err = 0
+    cdef size_t at
+    cdef sk_buf path
+    memset(&r, 0, sizeof(Reading))
+    memset(&path, 0, sizeof(sk_buf))
+    r.facts = <HeadFacts*>malloc(sizeof(HeadFacts))
+    if paths == NULL or r.facts == NULL:
+        free(paths)
+        free(r.facts)
+        raise MemoryError()
+    for i in range(n_files):
+        paths[i] = PyBytes_AS_STRING(named[i])
+    for i in range(n_tops):
+        paths[n_files + i] = PyBytes_AS_STRING(tops[i])
+    out = []
+    try:
+        while done < n_files + n_tops:
+            r.records.len = 0
+            r.pages = 0
+            with nogil:
+                stop = done
+                while stop < n_files + n_tops and r.pages < BATCH_PAGES and \
+                        r.records.len < BATCH_BYTES:
+                    if stop < n_files:  # a page at the top: by its path
+                        if sk_join(&path, croot, paths[stop], 1) < 0:
+                            err = ENOMEM
+                        else:
+                            err = _read_one(&r, AT_FDCWD, path.data, paths[stop], strlen(paths[stop]))
+                    else:
+                        err = sk_walk(croot, paths[stop], _read_one, &r, &r.failed)
+                    if err:
+                        break
+                    stop += 1
+            at = 0
+            for i in range(r.pages):
+                out.append(_from_record(r.records.data, &at))
+            if err:
+                if err == ENOMEM:
+                    raise MemoryError()
+                where = _os.fsdecode(PyBytes_FromStringAndSize(r.failed.data, r.failed.len))
+                where = f"{root}/{where}" if r.page_failed else where.rstrip("\0")
+                raise _InputError(f"cannot read {where}: {_os.strerror(err)}")
+            done = stop
+        out.sort(key=_path_order)
+        return out
+    finally:
+        free(paths)
+        free(r.facts)
+        sk_buf_free(&r.records)
+        sk_buf_free(&r.head)
+        sk_buf_free(&r.failed)
+        sk_buf_free(&path)
+
+
+_path_order = __import__("operator").itemgetter(0)

@@ -1,0 +1,111 @@
+"""Reference twin of the built-site scan's hot loop: list the ``.html`` files under a
+folder, read each one up to ``</head>`` and read its signals (robots, refresh,
+canonical, hreflang, generator). ``sitemapkit site`` does this for every page of a
+site, so on a large one it is most of the run.
+
+``ext/_heads.pxi`` (``read_pages``, ``head_signals``) makes the same decisions in C
+with the GIL released, so the scan's threads run in parallel; a head it cannot read
+exactly (an entity, a non-ASCII byte where the tokenizer would have to classify it,
+no ``</head>``) is handed to ``head_signals`` here, so both give the same answers.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from ..errors import InputError
+from ..sources.htmlmeta import html_signals
+
+__all__ = ["BYTES_SPACE", "TEXT_SPACE", "head_signals", "html_files", "read_head",
+           "read_pages"]
+
+# The whitespace classes the reference's regexes and str methods use, below 0x80:
+# ``\s`` of a str pattern, ``str.split()`` and ``str.strip()`` (``TEXT_SPACE``, with
+# \x1c-\x1f), ``\s`` of a bytes pattern (``BYTES_SPACE``). The C tables are built from
+# these, and a test checks them against ``re`` and ``str.isspace``.
+TEXT_SPACE = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f "
+BYTES_SPACE = b"\t\n\x0b\x0c\r "
+
+HEAD_CHUNK = 1 << 13  # most heads end in the first 8 KiB
+HEAD_LIMIT = 1 << 20  # a <head> longer than this is read no further
+_HEAD_END = re.compile(rb"</head\s*>", re.IGNORECASE)
+_DOCUMENT = re.compile(rb"<html[\s>]|<head[\s>]", re.IGNORECASE)
+
+Alternates = tuple[tuple[str, str], ...]
+# (document, noindex, canonical, redirect, alternates, generator): ``document`` is
+# False for an HTML fragment (no <html> or <head>), whose other fields are empty.
+Signals = tuple[bool, bool, str | None, bool, Alternates, str | None]
+PageHead = tuple[str, bool, bool, str | None, bool, Alternates, str | None]  # rel first
+_FRAGMENT: Signals = (False, False, None, False, (), None)
+
+
+def read_pages(root: str, files: list[str], subtrees: list[str]) -> list[PageHead]:
+    """(path relative to ``root``, *signals) of ``files`` and of every page under
+    ``subtrees``, in path order; an unreadable folder or page is an input error."""
+    rels = sorted(files + [rel for folder in subtrees for rel in html_files(root, folder)])
+    return [(rel, *head_signals(read_head(root + "/" + rel))) for rel in rels]
+
+
+def head_signals(head: bytes) -> Signals:
+    """What the head of one page (its bytes, as ``read_head`` gives them) says."""
+    if not _DOCUMENT.search(head):
+        return _FRAGMENT
+    found = html_signals(head.decode("utf-8", "replace"))
+    return (True, found.noindex, found.canonical, found.redirect, found.alternates,
+            found.generator)
+
+
+def html_files(root: str, top: str = "") -> list[str]:
+    """Relative paths of the .html files under ``top``; hidden folders skipped (one
+    ``scandir`` per directory, no per-file stat). A folder with no pages yields none."""
+    found: list[str] = []
+    stack = [top]
+    while stack:
+        files, folders = list_folder(root, stack.pop())
+        found += files
+        stack += folders
+    return found
+
+
+def list_folder(root: str, rel_dir: str) -> tuple[list[str], list[str]]:
+    """(.html files, folders not hidden) directly in ``rel_dir``, relative to root."""
+    try:
+        entries = list(os.scandir(os.path.join(root, rel_dir) if rel_dir else root))
+    except OSError as exc:
+        raise InputError(f"cannot read {os.path.join(root, rel_dir)}: "
+                         f"{exc.strerror or exc}") from None
+    files: list[str] = []
+    folders: list[str] = []
+    for entry in entries:
+        name = entry.name
+        rel = rel_dir + "/" + name if rel_dir else name
+        if entry.is_dir():
+            if not name.startswith("."):
+                folders.append(rel)
+        elif name.endswith((".html", ".htm")):
+            files.append(rel)
+    return files, folders
+
+
+def read_head(path: str) -> bytes:
+    """The bytes up to ``</head>`` (or the first MiB); an unreadable page is an error."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        data = b""
+        while len(data) < HEAD_LIMIT:
+            chunk = os.read(fd, HEAD_CHUNK)
+            if not chunk:
+                break
+            data += chunk
+            end = _HEAD_END.search(data, max(0, len(data) - len(chunk) - 8))
+            if end:
+                return data[:end.end()]
+        return data
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)

@@ -1,0 +1,65 @@
+"""The git pass of ``sitemapkit site``'s rows. It is started ahead, in a forked process
+on the other core, as soon as the pages' sources are known (``dates_ahead``), and
+taken when the rows turn out to name the same paths (``row_dates``); otherwise, or
+where no fork is safe, it runs here. Either way the same pass over the same paths."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ..options import DEFAULT_CACHE
+from ..sources.ahead import Ahead
+from ..sources.built.mapping import Sources, repository_top
+from ..sources.built.scan import BuiltPage
+from ..sources.gitdates import GitDates, git_dates
+from ..sources.pages import PageRow
+from .settings import git_options
+
+GitPass = tuple[GitDates, list[str]]  # the dates, the warnings of the pass
+
+
+def dates_ahead(pages: list[BuiltPage], sources: Sources, values: Mapping[str, Any],
+                 source: str | os.PathLike[str] | None
+                 ) -> tuple[frozenset[str], Ahead[GitPass]] | None:
+    """The git pass started on the other core as soon as the sources are known, over
+    the paths the rows will name (their sources and parts; what a list page lists is
+    a source too), while the rows are built; ``row_dates`` takes it if they do."""
+    if source is None or values["lastmod"] == "none":
+        return None
+    paths = list(dict.fromkeys(p for page in pages for p in (
+        sources.files.get(page.path, ""), *sources.parts.get(page.path, ())) if p))
+    return frozenset(paths), Ahead(lambda: _git_pass(paths, values, source))
+
+
+def row_dates(rows: list[PageRow], values: Mapping[str, Any],
+           source: str | os.PathLike[str] | None, warnings: list[str],
+           ahead: tuple[frozenset[str], Ahead[GitPass]] | None) -> GitDates:
+    paths = list(dict.fromkeys(p for row in rows for p in (row.source, *row.parts, *row.lists)
+                               if p))
+    if ahead is not None:
+        expected, child = ahead
+        if frozenset(paths) != expected:
+            child.cancel()
+        elif (done := child.take()) is not None:
+            warnings += done[1]
+            return done[0]
+    dates, more = _git_pass(paths, values, source)
+    warnings += more
+    return dates
+
+
+def _git_pass(paths: list[str], values: Mapping[str, Any],
+              source: str | os.PathLike[str] | None) -> GitPass:
+    if values["lastmod"] == "none" or not paths:
+        return GitDates(), []
+    where = Path(source).resolve() if source is not None else Path(paths[0]).parent
+    if repository_top(where) is None:  # the sources' own repository decides, not the cwd
+        return GitDates(), [f"{where} is not in a git repository: the sitemaps are written "
+                            "without lastmod"]
+    setting = values["cache_dir"]
+    cache = str(Path(source or ".") / (DEFAULT_CACHE if setting is None else setting)) \
+        if setting != "" else None
+    return git_dates(paths, git_options(values, cache)), []
