@@ -164,7 +164,7 @@ NOISE = st.sampled_from([
     "<meta name=GENERATOR content=\"  Hugo\x1f \">", "<link rel=' alternate ' hreflang=\" \" "
     "href=/a>", "<meta http-equiv=refresh content=\"0;URL = /x\">", "<a href=x>", "\ufffd",
     "<meta content=\"x<link rel=canonical href=/in-a-value>\">", "<meta http-equiv=refresh<meta ",
-    "</scriptx>", "<scriptx>"])
+    "</scriptx>", "<scriptx>", "<!-->", "<!--->", "<style\x1ea{}</STYLE\x1c>", "<script a='>'>"])
 HEAD_PIECE = st.one_of(head_element(), NOISE)
 
 
