@@ -315,3 +315,22 @@ def test_an_unreadable_page_is_named_when_a_worker_reads_it(tmp_path, monkeypatc
     monkeypatch.setattr(scanning, "_workers", lambda: 2)
     with pytest.raises(InputError, match=r"cannot read .*s3/p1/broken\.html: No such file"):
         scanning.scan(out, BASE)
+
+
+@pytest.mark.parametrize("body, want", [
+    ("<url><loc>https://e.com/a/</loc></url><url>\n <loc> https://e.com/b/?x=1&amp;y=2 </loc>"
+     "\n <lastmod>2024-01-01</lastmod></url>",
+     {"https://e.com/a/": False, "https://e.com/b/?x=1&y=2": True}),
+    ("<url><lastmod>2024-01-01</lastmod><loc>https://e.com/a/</loc></url>"  # lastmod first
+     "<url><loc>https://e.com/b/</loc><changefreq>daily</changefreq><lastmod>2024-01-01"
+     "</lastmod></url>", {"https://e.com/a/": True, "https://e.com/b/": True}),
+    ("<url><loc>https://e.com/a/</loc></url><url><loc>https://e.com/a/</loc><lastmod>2024-"
+     "01-01</lastmod></url>", {"https://e.com/a/": True}),  # listed twice: dated once
+])
+def test_the_generators_sitemap_is_read_in_every_shape(tmp_path, body, want):
+    from sitemapkit.sources.built.floor import read_old
+    (tmp_path / "sitemap.xml").write_text(
+        f'<?xml version="1.0"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        f"{body}</urlset>\n")
+    found = read_old(tmp_path, "sitemap.xml", "https://e.com/")
+    assert found is not None and found.locs == want

@@ -21,7 +21,9 @@ _SITEMAP, _LINK = f"{{{SITEMAP_NS}}}sitemap", f"{{{XHTML_NS}}}link"
 _SPACE = "[ \t\n\r\f\v]*"  # XML's (and a bytes pattern's) \s, not Unicode's
 _URL_TEXT = re.compile(r"<url>(.*?)</url>", re.S)
 _LOC_TEXT = re.compile(rf"<loc>{_SPACE}([^<]*?){_SPACE}</loc>")
-_LOC_FIRST = re.compile(rf"<url>{_SPACE}<loc>{_SPACE}([^<]*?){_SPACE}</loc>(.*?)</url>", re.S)
+_LOC_FIRST = re.compile(rf"<url>{_SPACE}<loc>([^<]*)</loc>")  # (greedy: 4x faster; the
+_LOC_DATED = re.compile(rf"<loc>([^<]*)</loc>{_SPACE}<lastmod>")  # space is cut after)
+_XML_SPACE = " \t\n\r\f\v"
 
 
 @dataclass
@@ -113,14 +115,20 @@ def _read_urls(path: Path, found: OldSitemap) -> None:
     if b"<urlset" not in data[:4096] or b"</urlset>" not in data[-4096:]:
         raise ValueError("not a whole urlset: no <urlset> or no </urlset>")  # cut short
     text = data.decode("utf-8", "replace")
-    pairs: list[tuple[str, str]] = _LOC_FIRST.findall(text)  # the usual shape: one pass
-    if len(pairs) != text.count("<url>"):  # a <loc> after another child: block by block
-        pairs = [(match.group(1), url) for url in _URL_TEXT.findall(text)
+    # the usual shape, in two passes with no Python per URL: each <url> opens with its
+    # <loc>, and each <lastmod> follows a <loc>; anything else is read block by block
+    first: list[str] = _LOC_FIRST.findall(text)
+    dated: list[str] = _LOC_DATED.findall(text)
+    if len(first) == text.count("<url>") and len(dated) == text.count("<lastmod>"):
+        with_date = {loc.strip(_XML_SPACE) for loc in dated}
+        pairs = [(loc, loc in with_date) for loc in (raw.strip(_XML_SPACE) for raw in first)]
+    else:
+        pairs = [(match.group(1), "<lastmod>" in url) for url in _URL_TEXT.findall(text)
                  if (match := _LOC_TEXT.search(url))]
     locs = found.locs
-    for loc, rest in pairs:
+    for loc, has_date in pairs:
         text_loc = html.unescape(loc) if "&" in loc else loc
-        locs[text_loc] = locs.get(text_loc, False) or "<lastmod>" in rest
+        locs[text_loc] = locs.get(text_loc, False) or has_date
 
 
 def _urls(elements: list[ElementTree.Element], found: OldSitemap) -> None:
