@@ -241,9 +241,11 @@ _init_head_classes()
 
 
 def _head_classes():
-    """(TEXT_SPACE, BYTES_SPACE) as the C tables hold them, for the architecture test."""
+    """(TEXT_SPACE, BYTES_SPACE, the needles) as the C tables hold them, for the test
+    that they come from the reference's named classes."""
     return (bytes([i for i in range(256) if SK_TSPACE[i]]),
-            bytes([i for i in range(256) if SK_BSPACE[i]]))
+            bytes([i for i in range(256) if SK_BSPACE[i]]),
+            tuple([(<bytes>_NEEDLES[k]).decode("ascii") for k in range(_N_NEEDLES)]))
 
 
 # --- the tokenizer: htmltags' exact pass over the head, then signals_from_tags -------
@@ -263,8 +265,13 @@ cdef struct HeadFacts:
     Span alt_lang[MAX_ALTERNATES]
     Span alt_href[MAX_ALTERNATES]
 
-cdef const char* _NEEDLES[6]
-_NEEDLES[:] = [b"canonical", b"robots", b"googlebot", b"refresh", b"hreflang", b"generator"]
+cdef enum:
+    MAX_NEEDLES = 16
+
+# htmlmeta.NEEDLES: the words a tag must hold to matter (the bytes kept alive here)
+cdef tuple _NEEDLE_WORDS = tuple(n.encode("ascii") for n in _heads_py.NEEDLES)
+cdef const char* _NEEDLES[MAX_NEEDLES]
+cdef int _N_NEEDLES = len(_NEEDLE_WORDS)
 
 
 cdef inline bint _sp(unsigned char c) noexcept nogil:
@@ -383,14 +390,16 @@ cdef Py_ssize_t _raw_text_end(const unsigned char* p, Py_ssize_t i, Py_ssize_t n
     return n
 
 
-cdef size_t _NEEDLE_LEN[6]
+cdef size_t _NEEDLE_LEN[MAX_NEEDLES]
 cdef unsigned char _NEEDLE_FIRST[256]  # 1 where a needle starts (either case)
 
 
 cdef void _init_needles():
     cdef int k
+    assert 0 < _N_NEEDLES <= MAX_NEEDLES and all(w.islower() for w in _NEEDLE_WORDS)
     memset(_NEEDLE_FIRST, 0, 256)
-    for k in range(6):
+    for k in range(_N_NEEDLES):
+        _NEEDLES[k] = PyBytes_AS_STRING(_NEEDLE_WORDS[k])
         _NEEDLE_LEN[k] = strlen(_NEEDLES[k])
         _NEEDLE_FIRST[<unsigned char>_NEEDLES[k][0]] = 1
         _NEEDLE_FIRST[<unsigned char>_NEEDLES[k][0] - 32] = 1
@@ -404,7 +413,7 @@ cdef bint _has_needle(const unsigned char* p, Py_ssize_t n) noexcept nogil:
     cdef Py_ssize_t i, k
     for i in range(n):
         if _NEEDLE_FIRST[p[i]]:
-            for k in range(6):
+            for k in range(_N_NEEDLES):
                 if i + <Py_ssize_t>_NEEDLE_LEN[k] <= n and sk_ieq(p + i, _NEEDLES[k], _NEEDLE_LEN[k]):
                     return True
     return False
@@ -713,7 +722,7 @@ cdef enum:
     REC_FACTS = 1
     REC_SLOW = 2
     BATCH_PAGES = 4096  # pages read with the GIL released before their objects are made
-    BATCH_BYTES = 1 << 26  # or fewer, once the records hold this much (heads handed over)
+    BATCH_BYTES = 1 << 26  # or fewer, once the records hold this much
 
 
 cdef inline int _put_len(sk_buf* b, Py_ssize_t n) noexcept nogil:
@@ -728,14 +737,13 @@ cdef inline int _put_span(sk_buf* b, bint present, Span s) noexcept nogil:
 
 
 cdef int _record(sk_buf* out, const char* head, size_t n, HeadFacts* f) noexcept nogil:
-    """One page's record: its kind, then its facts or (handed over) its head."""
+    """One page's record: its kind, then its facts. A head handed to the reference is
+    not kept (a batch of them could hold a MiB each): it is read again then."""
     cdef unsigned char kind
     cdef int i
     if _head_facts(<const unsigned char*>head, n, f) == HEAD_SLOW:
         kind = REC_SLOW
-        if sk_buf_put(out, &kind, 1) < 0 or _put_len(out, n) < 0:
-            return -1
-        return sk_buf_put(out, head, n)
+        return sk_buf_put(out, &kind, 1)
     kind = REC_FACTS if f.document else REC_FRAGMENT
     if sk_buf_put(out, &kind, 1) < 0:
         return -1
@@ -766,7 +774,7 @@ cdef object _get_str(const char* p, size_t* at):
     return PyUnicode_DecodeASCII(p + at[0] - n, n, NULL)
 
 
-cdef tuple _from_record(const char* p, size_t* at):
+cdef tuple _from_record(const char* p, size_t* at, str root):
     """One record back as a PageHead: its path, then its signals."""
     cdef int32_t n = _get_len(p, at), i
     at[0] += n
@@ -776,9 +784,7 @@ cdef tuple _from_record(const char* p, size_t* at):
     if kind == REC_FRAGMENT:
         return (rel, *_NO_DOCUMENT)
     if kind == REC_SLOW:
-        n = _get_len(p, at)
-        at[0] += n
-        return (rel, *_heads_py.head_signals(PyBytes_FromStringAndSize(p + at[0] - n, n)))
+        return (rel, *_heads_py.head_signals(_heads_py.read_head(root + "/" + rel)))
     flags = <unsigned char>p[at[0]]
     at[0] += 1
     canonical = _get_str(p, at)
@@ -866,7 +872,7 @@ def read_pages(str root, list files, list subtrees):
                     stop += 1
             at = 0
             for i in range(r.pages):
-                out.append(_from_record(r.records.data, &at))
+                out.append(_from_record(r.records.data, &at, root))
             if err:
                 if err == ENOMEM:
                     raise MemoryError()

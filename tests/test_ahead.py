@@ -48,6 +48,17 @@ def test_the_child_gives_its_result_and_the_parent_goes_on():
             raise ValueError("in the child")
         failing = Ahead(fails)
         assert failing.pid is not None and failing.take() is None  # the caller works
+        # never taken (the caller failed first): a child blocked on writing a result
+        # larger than the pipe holds is stopped and reaped when the Ahead goes
+        untaken = Ahead(lambda: "x" * (1 << 22))
+        pid = untaken.pid
+        del untaken
+        try:
+            os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            pass  # reaped already
+        else:
+            raise AssertionError("the untaken child was left behind")
     """)
 
 

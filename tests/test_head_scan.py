@@ -277,8 +277,9 @@ def test_the_space_classes_are_what_re_and_str_use():
 @pytest.mark.c_extension
 def test_the_c_tables_are_built_from_the_reference_classes():
     from sitemapkit._urlset import _heads_py, _urlset_c
+    from sitemapkit.sources.htmlmeta import NEEDLES
     assert _urlset_c._head_classes() == (_heads_py.TEXT_SPACE.encode(),
-                                         bytes(sorted(_heads_py.BYTES_SPACE)))
+                                         bytes(sorted(_heads_py.BYTES_SPACE)), NEEDLES)
 
 
 @settings(max_examples=400, deadline=None)

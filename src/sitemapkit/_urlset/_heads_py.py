@@ -15,9 +15,9 @@ import os
 import re
 
 from ..errors import InputError
-from ..sources.htmlmeta import html_signals
+from ..sources.htmlmeta import NEEDLES, html_signals
 
-__all__ = ["BYTES_SPACE", "TEXT_SPACE", "head_signals", "html_files", "read_head",
+__all__ = ["BYTES_SPACE", "NEEDLES", "TEXT_SPACE", "head_signals", "html_files", "read_head",
            "read_pages"]
 
 # The whitespace classes the reference's regexes and str methods use, below 0x80:

@@ -35,8 +35,10 @@ def dates_ahead(pages: list[BuiltPage], sources: Sources, values: Mapping[str, A
 
 
 def row_dates(rows: list[PageRow], values: Mapping[str, Any],
-           source: str | os.PathLike[str] | None, warnings: list[str],
-           ahead: tuple[frozenset[str], Ahead[GitPass]] | None) -> GitDates:
+              source: str | os.PathLike[str] | None, warnings: list[str],
+              ahead: tuple[frozenset[str], Ahead[GitPass]] | None) -> GitDates:
+    """The rows' git pass: the one started ahead when they name its paths, else run
+    here (as where it was not started, or its child gave nothing)."""
     paths = list(dict.fromkeys(p for row in rows for p in (row.source, *row.parts, *row.lists)
                                if p))
     if ahead is not None:

@@ -15,6 +15,7 @@ import multiprocessing
 import os
 import pickle
 import threading
+import weakref
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
@@ -30,8 +31,16 @@ class Ahead(Generic[T]):
         if "fork" not in multiprocessing.get_all_start_methods() or \
                 threading.active_count() != 1:
             return
-        read, write = os.pipe()
-        pid = os.fork()
+        try:
+            read, write = os.pipe()
+        except OSError:  # out of file descriptors: the caller does the work
+            return
+        try:
+            pid = os.fork()
+        except OSError:  # out of processes or memory: likewise
+            os.close(read)
+            os.close(write)
+            return
         if pid == 0:  # pragma: no cover - the child (its result is what the tests check)
             os.close(read)
             status = 1
@@ -44,11 +53,15 @@ class Ahead(Generic[T]):
                 os._exit(status)  # no atexit handlers, no buffers of the parent's flushed
         os.close(write)
         self.pid, self.fd = pid, read
+        # never taken (the caller failed first): close the pipe, so a child blocked on
+        # writing its result fails and exits, and reap it
+        self._reap = weakref.finalize(self, _reap, pid, read)
 
     def take(self) -> T | None:
         """The child's result (waiting for it), or None if it gave none."""
         if self.pid is None:
             return None
+        self._reap.detach()
         with os.fdopen(self.fd, "rb") as pipe:
             data = pipe.read()
         _, status = os.waitpid(self.pid, 0)
@@ -62,3 +75,8 @@ class Ahead(Generic[T]):
         """Its work is not the work wanted after all: wait for the child and drop what
         it gives (killed, it could leave a cache file half-written)."""
         self.take()
+
+
+def _reap(pid: int, fd: int) -> None:
+    os.close(fd)
+    os.waitpid(pid, 0)

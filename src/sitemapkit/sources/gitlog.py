@@ -156,9 +156,8 @@ class Background:
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
     def stop(self) -> None:
-        """End it unheard (the pass failed before it was needed)."""
-        if self.proc.poll() is None:
-            self.proc.kill()
+        """Let it end unheard (the pass failed before it was needed). Not killed: a
+        status killed half-way can leave the repository's index.lock behind."""
         self.proc.communicate()
 
     def finish(self) -> tuple[bytes, str | None]:

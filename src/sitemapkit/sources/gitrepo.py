@@ -54,7 +54,7 @@ class Repo:
         rel = {f: f[cut:].replace(os.sep, "/") for f in files}
         # status is the slowest git call here (it looks at every file in the scope):
         # started first, it runs on the other core while HEAD, the tracked files and
-        # the cache are read; stopped unheard when the pass fails before its walk
+        # the cache are read; left unheard when the pass fails before its walk
         status = Background(self.git, self.root, ["status", "--porcelain=v1", "-z",
                                                    "--untracked-files=all", "--",
                                                    _common_dir(list(rel.values()))])

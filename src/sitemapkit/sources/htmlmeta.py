@@ -12,7 +12,7 @@ from urllib.parse import quote, unquote, urljoin, urlsplit
 from .htmltags import attributes, raw_tags, tokens
 
 HEAD_END = re.compile(r"</head\s*>", re.IGNORECASE)
-_NEEDLES = ("canonical", "robots", "googlebot", "refresh", "hreflang", "generator")
+NEEDLES = ("canonical", "robots", "googlebot", "refresh", "hreflang", "generator")
 _HEAD_TAGS = frozenset({"meta", "link"})
 
 
@@ -35,7 +35,7 @@ def html_signals(html: str) -> HtmlSignals:
     end = HEAD_END.search(html)
     head = html[: end.start()] if end else html[:65536]
     tags = [(name, attributes(raw))  # only tags holding a needle: no stylesheets, og: tags
-            for name, raw, _ in raw_tags(head, _HEAD_TAGS, _NEEDLES)]
+            for name, raw, _ in raw_tags(head, _HEAD_TAGS, NEEDLES)]
     return signals_from_tags(tags) if tags else _NOTHING
 
 

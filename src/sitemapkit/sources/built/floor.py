@@ -21,8 +21,9 @@ _SITEMAP, _LINK = f"{{{SITEMAP_NS}}}sitemap", f"{{{XHTML_NS}}}link"
 _SPACE = "[ \t\n\r\f\v]*"  # XML's (and a bytes pattern's) \s, not Unicode's
 _URL_TEXT = re.compile(r"<url>(.*?)</url>", re.S)
 _LOC_TEXT = re.compile(rf"<loc>{_SPACE}([^<]*?){_SPACE}</loc>")
-_LOC_FIRST = re.compile(rf"<url>{_SPACE}<loc>([^<]*)</loc>")  # (greedy: 4x faster; the
-_LOC_DATED = re.compile(rf"<loc>([^<]*)</loc>{_SPACE}<lastmod>")  # space is cut after)
+# greedy, with the space around a loc cut afterwards: four times faster than lazy
+_LOC_FIRST = re.compile(rf"<url>{_SPACE}<loc>([^<]*)</loc>")
+_LOC_DATED = re.compile(rf"<loc>([^<]*)</loc>{_SPACE}<lastmod>")
 _XML_SPACE = " \t\n\r\f\v"
 
 
