@@ -28,7 +28,7 @@ from cpython.datetime cimport (
 )
 from cpython.object cimport PyObject_Hash
 from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc, qsort, realloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memchr, memcmp, memcpy, memset
 
 from sitemapkit import protocol
@@ -1043,7 +1043,7 @@ cdef class UrlsetBuffer:
     def take_keys(self, bint ascending=False):
         """As ``_urlset_py.UrlsetBuffer.take_keys``."""
         if ascending and self.nkeys > 1:
-            qsort(self.keys, self.nkeys, 8, _key_order)
+            _sort_keys(self.keys, self.nkeys)
         cdef bytes out = PyBytes_FromStringAndSize(<const char*>self.keys, self.nkeys * 8) \
             if self.nkeys else b""
         self.nkeys = 0
@@ -1666,3 +1666,4 @@ cdef class UrlsetBuffer:
 
 include "_scan.pxi"
 include "_heads.pxi"
+include "_shards.pxi"

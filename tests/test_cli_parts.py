@@ -110,18 +110,27 @@ def test_folder_errors_are_clear(impl, parts, tmp_path):
     assert "part-9.parquet has columns sitemapkit does not read: title" in proc.stderr
 
 
-def stored_names(monkeypatch) -> list[str]:
-    """Every shard a partition stores, in order (the folder mode run in this process)."""
-    from sitemapkit.write import partition
+def stored_names(monkeypatch, impl) -> list[str]:
+    """Every shard a partition stores, in order (the folder mode run in this process,
+    on ``impl``'s twin): by a write that reads rows, or from a first pass's shards."""
+    from sitemapkit.write import partition, prepared
     stored: list[str] = []
-    put = partition._PartitionStream._put
+    put, store = partition._PartitionStream._put, prepared.PreparedPartition._store
 
     def counted(self, number, data):
         name, digest = put(self, number, data)
         stored.append(str(name))
         return name, digest
 
+    def counted_prepared(self, *args):
+        info = store(self, *args)
+        stored.append(info.name)
+        return info
+
     monkeypatch.setattr(partition._PartitionStream, "_put", counted)
+    monkeypatch.setattr(prepared.PreparedPartition, "_store", counted_prepared)
+    monkeypatch.setattr(partition, "_urlset", impl.module)
+    monkeypatch.setattr(prepared, "_urlset", impl.module)
     return stored
 
 
@@ -129,8 +138,7 @@ def test_each_part_is_written_once_though_every_part_repeats_an_earlier_one(
         impl, parts, tmp_path, monkeypatch):
     """Keys first, then one write each: no shard is stored and then thrown away."""
     from sitemapkit.write.parts import write_part_files
-    stored = stored_names(monkeypatch)
-    monkeypatch.setattr("sitemapkit.write.partition._urlset", impl.module)
+    stored = stored_names(monkeypatch, impl)
     result = write_part_files(parts, tmp_path / "out", BASE, fsync=False)
     assert result.url_count == 4000 and result.duplicate_count == 300
     assert len(stored) == len(set(stored)) == result.shard_count == 4
@@ -141,8 +149,7 @@ def test_a_bad_row_in_the_last_part_fails_before_any_shard_is_stored(
         impl, parts, tmp_path, monkeypatch):
     from sitemapkit.errors import InputError
     from sitemapkit.write.parts import write_part_files
-    stored = stored_names(monkeypatch)
-    monkeypatch.setattr("sitemapkit.write.partition._urlset", impl.module)
+    stored = stored_names(monkeypatch, impl)
     with open(parts / "part-00003.txt", "a", encoding="utf-8") as fh:
         fh.write("ftp://example.com/x\n")
     with pytest.raises(InputError, match=r"part-00003\.txt line 1101: .*loc"):

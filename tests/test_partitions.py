@@ -7,6 +7,7 @@ from __future__ import annotations
 import errno
 import gzip
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -345,3 +346,58 @@ def read_locs(path) -> list[str]:
     import re
     return [html.unescape(m.decode()) for m in re.findall(rb"<loc>([^<]*)</loc>", gzip.decompress(
         path.read_bytes()))]
+
+
+@pytest.mark.parametrize("spill", [False, True])
+def test_a_prepared_partition_stores_what_a_keyed_write_stores(impl, tmp_path, monkeypatch,
+                                                              spill):
+    """The first pass formats every row once and keeps its shards; the second cuts the
+    repeats out of them. The URLs stored, in order, and the counts are a keyed write's;
+    each shard's newest lastmod is its own, and a shard left empty is not stored."""
+    from array import array
+
+    from sitemapkit.rules.dates import lastmod_key
+    from sitemapkit.write import prepared as prepared_module
+    from sitemapkit.write.partition import keyed_partition
+    from sitemapkit.write.prepared import prepare_partition
+    monkeypatch.setattr(prepared_module, "_urlset", impl.module)
+    entries = [*rows("k", 1, 300), f"{BASE}k/p1/1", f"{BASE}k/p1/café-11",
+               {"loc": f"{BASE}k/p1/newest", "lastmod": "2026-06-01"}]
+    options = {"fsync": False, "max_urls": 40, "_impl": impl.module}
+    _, everything, _ = keyed_partition(entries, tmp_path / "all", BASE, 3, b"", **options)
+    order = array("q")
+    order.frombytes(everything)
+    locs = [loc for shard in sorted((tmp_path / "all").iterdir())
+            for loc in read_locs(shard)]
+    first_shard = locs[:40]  # every URL of the first shard, and the newest one, go
+    gone = {*first_shard, *locs[50::17], f"{BASE}k/p1/newest"}
+    drop = array("q", sorted(partition_key(loc, BASE) for loc in gone)).tobytes()
+    spill_dir = tmp_path / "spill" if spill else None
+    if spill_dir:
+        spill_dir.mkdir()
+    kept = prepare_partition(entries, BASE, 3, spill_dir=spill_dir, **options)
+    assert kept.keys == everything and bool(spill_dir and os.listdir(spill_dir)) == spill
+    manifest, named = kept.without_keys().write(tmp_path / "cut", drop)
+    expected, _, dropped = keyed_partition(entries, tmp_path / "keyed", BASE, 3, drop,
+                                           **options)
+    stored = [read_locs(tmp_path / "cut" / s.name) for s in manifest.shards]
+    assert [loc for shard in stored for loc in shard] == [loc for loc in locs
+                                                          if loc not in gone]
+    assert manifest.url_count == expected.url_count == len(locs) - len(gone)
+    assert manifest.duplicate_count == expected.duplicate_count == 2 + len(gone)
+    assert set(named) <= gone and len(named) == 10 and len(dropped) == 10
+    assert [s.name.split("-")[2] for s in manifest.shards] == [
+        f"{n:05d}" for n in range(1, len(manifest.shards) + 1)]  # the empty one skipped
+    for shard, shard_locs in zip(manifest.shards, stored, strict=True):
+        assert shard.urls == len(shard_locs) <= 40
+        dates = re.findall(rb"<lastmod>([^<]*)</lastmod>",
+                           gzip.decompress((tmp_path / "cut" / shard.name).read_bytes()))
+        assert shard.newest_lastmod == max((d.decode() for d in dates), key=lastmod_key)
+    again, _ = prepare_partition(entries, BASE, 3, **options).write(tmp_path / "again", drop)
+    assert again == manifest  # the same names and counts, kept in memory or spilled
+
+
+def test_a_text_sitemap_cannot_be_prepared(tmp_path):
+    from sitemapkit.write.prepared import prepare_partition
+    with pytest.raises(ConfigError, match="write_once"):
+        prepare_partition([f"{BASE}a"], BASE, 0, format="text")

@@ -1,14 +1,17 @@
 """Dask adapter: ``write_sitemaps(ddf_or_bag, out, base_url)`` on whatever scheduler
 is active (a ``distributed`` cluster when a Client exists).
 
-Each Dask partition becomes one ``write_partition`` task on a worker; the driver
-collects only the manifests and commits once. A URL in two partitions is written
-once, the first partition's copy kept, with no rows moved between workers: a first
-pass has each partition send the driver its URLs' sorted 8-byte keys (computed by
-the hot unit, no XML, no file), the driver merges them to find the repeats, and each
-partition is then written once, leaving out the URLs an earlier one has (the folder
-mode's way). ``unique=True`` skips the first pass for data you guarantee has no
-duplicate URLs.
+Each Dask partition becomes one partition of the set, written on a worker; the
+driver collects only the manifests and commits once. A URL in two partitions is
+written once, the first partition's copy kept, with no rows moved between workers
+and no row read twice: a first pass reads, checks and formats each partition
+(``write.prepared``), and its shards stay on the worker, unwritten, as the task's
+result (Dask spills them to disk as it spills any result); the driver gathers only
+their URLs' sorted 8-byte keys and merges them to find the repeats, and each
+partition's shards are then stored with the repeats cut out, where they are.
+``unique=True`` skips the first pass for data you guarantee has no duplicate URLs.
+Text sitemaps keep no lastmod to cut by: their partitions are read twice (keys,
+then a write that leaves the repeats out).
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ from typing import Any
 from .errors import ConfigError
 from .sources.partitions import entries_from_rows, table_columns
 from .write.options import WriterOptions, resolve
-from .write.partition import partition_keys, repeated_keys, write_once
+from .write.partition import partition_keys, repeat_examples, repeated_keys, write_once
+from .write.prepared import PreparedPartition, prepare_partition
 from .write.result import WriteResult
 from .write.setcommit import commit
 
@@ -37,7 +41,7 @@ def write_sitemaps(data: Any, out: str | os.PathLike[str], base_url: str, *,
     priority; or a Bag of URL strings, mappings or UrlEntry) as one sitemap set."""
     import dask.bag as db
     import dask.dataframe as dd
-    from dask.base import compute
+    from dask.base import compute, persist
     from dask.delayed import delayed
 
     started = time.perf_counter()
@@ -53,14 +57,25 @@ def write_sitemaps(data: Any, out: str | os.PathLike[str], base_url: str, *,
                           f"{type(data).__name__}")
     parts = list((data.repartition(npartitions=npartitions) if npartitions else data)
                  .to_delayed())
-    drops: dict[int, bytes] = {}
-    if not unique:  # the keys pass: 8 bytes a URL to the driver, nothing written
+    target = os.fspath(out)
+    if unique:
+        tasks = [delayed(_write, pure=True)(part, target, prefix, pid, opts, storage_options,
+                                            columns, b"")
+                 for pid, part in enumerate(parts)]
+    elif opts.format == "text":  # read twice: keys, then the write
         keys = compute(*[delayed(_keys, pure=True)(part, prefix, pid, opts, columns)
                          for pid, part in enumerate(parts)])  # type: ignore[no-untyped-call]
         drops = repeated_keys(keys)
-    tasks = [delayed(_write, pure=True)(part, os.fspath(out), prefix, pid, opts,
-                                        storage_options, columns, drops.get(pid, b""))
-             for pid, part in enumerate(parts)]
+        tasks = [delayed(_write, pure=True)(part, target, prefix, pid, opts, storage_options,
+                                            columns, drops.get(pid, b""))
+                 for pid, part in enumerate(parts)]
+    else:  # each partition's shards kept where they were formatted until the keys merge
+        kept = persist(*[delayed(_prepare, pure=True)(part, prefix, pid, opts, columns)
+                         for pid, part in enumerate(parts)])  # type: ignore[no-untyped-call]
+        drops = repeated_keys(compute(*[delayed(_keys_of, pure=True)(k)
+                                        for k in kept]))  # type: ignore[no-untyped-call]
+        tasks = [delayed(_finish, pure=True)(k, target, drops.get(pid, b""), storage_options)
+                 for pid, k in enumerate(kept)]
     manifests = compute(*tasks)  # type: ignore[no-untyped-call]
     result = commit(out, manifests, prefix, options=opts, storage_options=storage_options)
     result.elapsed = time.perf_counter() - started
@@ -113,3 +128,22 @@ def _write(part: Any, out: str, prefix: str, pid: int, opts: WriterOptions,
     """Worker: one partition as one sitemap partition, the URLs in ``drop`` left out."""
     return write_once(_entries(part, columns), out, prefix, pid, drop, options=opts,
                       storage_options=storage_options).to_dict()
+
+
+def _prepare(part: Any, prefix: str, pid: int, opts: WriterOptions,
+             columns: list[str]) -> PreparedPartition:
+    """Worker, first pass: the partition read, checked and formatted; kept here."""
+    return prepare_partition(_entries(part, columns), prefix, pid, options=opts)
+
+
+def _keys_of(kept: PreparedPartition) -> bytes:
+    """Worker: what the driver needs of a first pass, 8 bytes a URL."""
+    return kept.keys
+
+
+def _finish(kept: PreparedPartition, out: str, drop: bytes,
+            storage_options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Worker, second pass: the kept shards stored, the URLs in ``drop`` cut out."""
+    manifest, dropped = kept.write(out, drop, storage_options)
+    manifest.examples += repeat_examples(f"partition {kept.partition}", dropped, "partition")
+    return manifest.to_dict()

@@ -1,6 +1,7 @@
 """The hot unit, one package: this switch picks the compiled twin (``_urlset_c``, built
 from ``ext/``) unless it is disabled or missing, else the pure reference (``_urlset_py``
-with ``_canonical_py``, ``_rows_py``, ``_scan_py``, ``_locset_py``, ``_kernels_py``)."""
+with ``_canonical_py``, ``_rows_py``, ``_scan_py``, ``_locset_py``, ``_kernels_py``,
+``_shards_py``)."""
 
 from __future__ import annotations
 
@@ -25,10 +26,12 @@ if not NO_EXTENSIONS:
             UrlsetBuffer,
             count_lines,
             crc32,
+            drop_urls,
             head_signals,
             loc_key,
             read_pages,
             repeats,
+            sort_keys,
         )
 
         USE_EXTENSIONS = True
@@ -54,10 +57,11 @@ if not USE_EXTENSIONS:
         UrlsetBuffer,
         count_lines,
         crc32,
+        drop_urls,
         loc_key,
         repeats,
+        sort_keys,
     )
-
 
 
 def build_description() -> str:
@@ -72,5 +76,6 @@ def build_description() -> str:
 
 __all__ = ["ADDED", "DUPLICATE", "EXHAUSTED", "FULL", "SLOW", "LocSet", "SCAN_DUPLICATE",
            "SCAN_HANDOVER", "SCAN_MORE", "UrlScan", "UrlsetBuffer", "USE_EXTENSIONS",
-           "build_description", "count_lines", "crc32", "CRC32_CLMUL", "head_signals",
-           "list_folder", "loc_key", "PageHead", "read_pages", "repeats"]
+           "build_description", "count_lines", "crc32", "CRC32_CLMUL", "drop_urls",
+           "head_signals", "list_folder", "loc_key", "PageHead", "read_pages", "repeats",
+           "sort_keys"]

@@ -11,12 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..protocol import (
-    CHANGEFREQS,
-    SITEMAP_NS,
-    XHTML_NS,
-    XML_DECLARATION,
-)
+from ..protocol import CHANGEFREQS
 from ..rules.dates import lastmod_key
 from ..rules.hreflang import Alternates
 from ..rules.model import UrlEntry
@@ -29,14 +24,16 @@ from ._kernels_py import loc_key as loc_key
 from ._kernels_py import repeats as repeats
 from ._locset_py import LocSet as LocSet  # re-exported: part of this twin
 from ._rows_py import split_line
+from ._shards_py import HEAD as HEAD  # a shard's envelope lives with the shard edits
+from ._shards_py import HEAD_XHTML as HEAD_XHTML
+from ._shards_py import TAIL as TAIL
+from ._shards_py import drop_urls as drop_urls
+from ._shards_py import sort_keys as sort_keys
 
 ADDED, FULL, SLOW, DUPLICATE, EXHAUSTED = 0, 1, 2, 3, 4
 # The UrlEntry fields the fast path reads; a test fails when UrlEntry gains another.
 FAST_FIELDS = ("loc", "lastmod", "changefreq", "priority", "alternates")
 
-HEAD = f'{XML_DECLARATION}<urlset xmlns="{SITEMAP_NS}">\n'.encode()
-HEAD_XHTML = f'{XML_DECLARATION}<urlset xmlns="{SITEMAP_NS}" xmlns:xhtml="{XHTML_NS}">\n'.encode()
-TAIL = b"</urlset>\n"
 _FAST_KEYS = frozenset(FAST_FIELDS)
 MEMO_MEMBERS = 64  # alternates the line reader can add from bytes: one bit per member
 

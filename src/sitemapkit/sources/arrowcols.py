@@ -72,16 +72,19 @@ class ArrowSource:
 
         self._rows = []
         cells = self._cells = [_as_text(chunk.column(name)) for name in self.columns]
-        if any(pc.any(pc.match_substring_regex(c, "[\t\n\r]")).as_py() for c in cells):
-            self.block, self._ends = _SLOW_LINE * chunk.num_rows, None
-            return
         text = pa.large_string()  # one type for the kernel, 64-bit offsets to read
         lines = pc.binary_join_element_wise(*cells, pa.scalar("\n", text), pa.scalar("\t", text),
                                             null_handling="replace", null_replacement="")
         _, offsets, values = lines.buffers()
         ends = memoryview(offsets).cast("q")[lines.offset:lines.offset + len(lines) + 1]
         first, last = ends[0], ends[-1]
-        self.block = values[first:last].to_pybytes()
+        block = values[first:last].to_pybytes()
+        rows = chunk.num_rows  # the join adds exactly these separators: any more is a value's
+        if (block.count(b"\n") != rows or block.count(b"\t") != rows * len(self.columns)
+                or b"\r" in block):
+            self.block, self._ends = _SLOW_LINE * rows, None
+            return
+        self.block = block
         self._ends = ends if first == 0 else memoryview(array("q", (e - first for e in ends)))
 
     def _row(self, start: int) -> int:

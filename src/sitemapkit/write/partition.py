@@ -144,7 +144,7 @@ def partition_keys(entries: Iterable[object] | LineSource, base_url: str, partit
     try:
         run.stream(entries)
     except EntryError as exc:
-        raise _in_partition(exc, partition_id) from None
+        raise in_partition(exc, partition_id) from None
     return bytes(run.buf.take_keys(ascending=True))
 
 
@@ -167,9 +167,15 @@ def write_once(entries: Iterable[object] | LineSource, out: str | os.PathLike[st
                                storage_options=storage_options)
     manifest, _, dropped = keyed_partition(entries, out, base_url, partition_id, drop,
                                            options=options, storage_options=storage_options)
-    manifest.examples += [f"partition {partition_id}: {loc} repeats a URL of an earlier "
-                          "partition; the first copy is kept" for loc in dropped]
+    manifest.examples += repeat_examples(f"partition {partition_id}", dropped, "partition")
     return manifest
+
+
+def repeat_examples(where: str, locs: list[str], whole: str) -> list[str]:
+    """How a manifest names URLs left out because an earlier partition (or part file:
+    ``whole``) has them."""
+    return [f"{where}: {loc} repeats a URL of an earlier {whole}; the first copy is kept"
+            for loc in locs]
 
 
 def _write(entries: Iterable[object] | LineSource, out: str | os.PathLike[str],
@@ -197,7 +203,7 @@ def _write(entries: Iterable[object] | LineSource, out: str | os.PathLike[str],
             for shard in run.shards:
                 shard.future.result()
         except EntryError as exc:
-            raise _in_partition(exc, partition_id) from None
+            raise in_partition(exc, partition_id) from None
         except OSError as exc:
             raise storage_error(storage, exc) from exc
     r = run.result
@@ -208,7 +214,7 @@ def _write(entries: Iterable[object] | LineSource, out: str | os.PathLike[str],
                           s.newest_lastmod) for s in run.shards],
         url_count=r.url_count, duplicate_count=r.duplicate_count,
         skipped_count=r.skipped_count, skipped_by_rule=dict(r.skipped_by_rule),
-        examples=[str(_in_partition(e, partition_id)) for e in r.skipped]
+        examples=[str(in_partition(e, partition_id)) for e in r.skipped]
         + [f"partition {partition_id}, entry {pos}: duplicate of an earlier entry: {loc}"
            for pos, loc in r.duplicates if loc not in dropped])
     keys = run.buf.take_keys(ascending=True) if drop is not None else b""
@@ -224,7 +230,7 @@ def _dropped(duplicates: list[tuple[int, str]], drop: bytes, prefix: str) -> set
     return {loc for _, loc in duplicates if partition_key(loc, prefix) in wanted}
 
 
-def _in_partition(exc: EntryError, partition: int) -> EntryError:
+def in_partition(exc: EntryError, partition: int) -> EntryError:
     """Name the partition in front of the entry's offset within it."""
     exc.where = f"partition {partition}, entry {exc.position}"
     text = str(exc.args[0]) if exc.args else str(exc)

@@ -2,13 +2,15 @@
 optionally in a process pool: an engine's output needs no cluster to become sitemaps.
 
 Part files are not partitioned by URL, so the same URL may sit in two of them. A
-first pass has each partition report the 63-bit keys of the URLs it would write (8
-bytes a URL, computed by the hot unit; no XML kept, no gzip, no file); the driver
-merges them, and each partition is then written once, told the keys an earlier one
-has, which the hot unit leaves out as it meets them. The first copy in file order
-wins and every dropped copy is counted as a duplicate. A bad row fails the first
-pass, before any shard is stored. ``unique=True`` skips the keys for data that is
-known to be unique.
+first pass reads, checks and formats each part once (``prepared.prepare_partition``),
+keeping its shards unwritten in a temp folder (``$TMPDIR``; about ten times the
+gzipped size) and reporting the 63-bit keys of its URLs (8 bytes a URL); the driver
+merges the keys, and the second pass cuts the URLs an earlier part has out of the
+kept shards, gzips and stores them, with no row read again. The first copy in file
+order wins and every dropped copy is counted as a duplicate. A bad row fails the
+first pass, before any shard is stored. ``unique=True`` skips the keys for data that
+is known to be unique. Text sitemaps keep no lastmod to cut by, so their parts are
+read twice (keys, then a write that leaves the repeats out as it meets them).
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ import contextlib
 import gzip
 import os
 import re
+import shutil
+import tempfile
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
@@ -29,7 +33,15 @@ from ..sources.partfiles import PartReader, part_files
 from .commit import previous_set
 from .compress import description
 from .options import WriterOptions, resolve
-from .partition import keyed_partition, partition_keys, repeated_keys, write_partition
+from .partition import (
+    PartitionManifest,
+    keyed_partition,
+    partition_keys,
+    repeat_examples,
+    repeated_keys,
+    write_partition,
+)
+from .prepared import PreparedPartition, prepare_partition
 from .result import WriteResult
 from .setcommit import commit
 from .storage import Storage, open_storage
@@ -37,8 +49,9 @@ from .storage import Storage, open_storage
 PID_BITS = 20  # partitions per run: up to a million part files
 _IN_PARTITION = re.compile(r"^partition \d+, entry \d+: ")
 
-# (part file, out, prefix, partition, options, "keys" or "write", drop: array('q') bytes)
-Task = tuple[str, str, str, int, WriterOptions, str, bytes]
+# A worker's answer: the manifest ({} in a first pass) and, from a first pass, the
+# part's keys (text sitemaps) or what it kept (PreparedPartition).
+Answer = tuple[dict[str, Any], "bytes | PreparedPartition"]
 
 
 def write_part_files(directory: str | os.PathLike[str], out: str | os.PathLike[str],
@@ -53,24 +66,71 @@ def write_part_files(directory: str | os.PathLike[str], out: str | os.PathLike[s
     if len(files) >= 1 << PID_BITS:
         raise InputError(f"{directory} holds {len(files):,} part files; at most "
                          f"{(1 << PID_BITS) - 1:,} are supported")
-    target = os.fspath(out)
-
-    def tasks(mode: str, drops: Mapping[int, bytes]) -> list[Task]:
-        return [(str(files[pid]), target, prefix, pid, opts, mode, drops.get(pid, b""))
-                for pid in range(len(files))]
-
     storage = open_storage(out, fsync=opts.fsync, storage_options=storage_options)
-    drops: dict[int, bytes] = {}
     with _pool(min(jobs, len(files))) as pool:  # one pool for both passes: one start-up
-        if not unique:  # every partition's keys first: then each is written once
-            keys = _run(tasks("keys", {}), pool, storage_options, storage, opts)
-            drops = repeated_keys([k for _, k in keys])
-        results = _run(tasks("write", drops), pool, storage_options, storage, opts)
-    result = commit(out, [manifest for manifest, _ in results], prefix,
-                    options=opts, storage_options=storage_options)
+        passes = _Passes([str(f) for f in files], os.fspath(out), prefix, opts, pool,
+                         storage_options, storage)
+        manifests = passes.unique() if unique else passes.keys_first()
+    result = commit(out, manifests, prefix, options=opts, storage_options=storage_options)
     result.elapsed = time.perf_counter() - started
     result.gzip = description(opts.backend, opts.level)  # the workers are this machine's
     return result
+
+
+class _Passes:
+    """The folder's passes over its parts, in the pool or here."""
+
+    def __init__(self, files: list[str], out: str, prefix: str, opts: WriterOptions,
+                 pool: Executor | None, storage_options: Mapping[str, Any] | None,
+                 storage: Storage) -> None:
+        self.files, self.out, self.prefix, self.opts = files, out, prefix, opts
+        self.pool, self.storage_options, self.storage = pool, storage_options, storage
+
+    def unique(self) -> list[dict[str, Any]]:
+        return [manifest for manifest, _ in self._run("write", {}, [])]
+
+    def keys_first(self) -> list[dict[str, Any]]:
+        """Every part's keys first, then each part written once without the repeats."""
+        if self.opts.format == "text":
+            keys = [k for _, k in self._run("keys", {}, []) if isinstance(k, bytes)]
+            return [m for m, _ in self._run("write", repeated_keys(keys), [])]
+        spill = tempfile.mkdtemp(prefix="sitemapkit-parts-")
+        try:
+            kept = [k for _, k in self._run("prepare", {}, [spill] * len(self.files))
+                    if isinstance(k, PreparedPartition)]
+            drops = repeated_keys([k.keys for k in kept])
+            return [m for m, _ in self._run("finish", drops, [k.without_keys() for k in kept])]
+        finally:
+            shutil.rmtree(spill, ignore_errors=True)
+
+    def _run(self, mode: str, drops: Mapping[int, bytes],
+             kept: Sequence[PreparedPartition | str]) -> list[Answer]:
+        """Every task's answer; when one fails, the shards the others stored are removed
+        (no index lists them) and its error is raised."""
+        work = [(self.files[pid], self.out, self.prefix, pid, self.opts, mode,
+                 drops.get(pid, b""), kept[pid] if kept else None, self.storage_options)
+                for pid in range(len(self.files))]
+        results: list[Answer] = []
+        failure: BaseException | None = None
+        if self.pool is None or len(work) <= 1:
+            try:
+                results = [_write_one(*w) for w in work]
+            except BaseException as exc:
+                failure = exc
+        else:
+            for future in [self.pool.submit(_write_one, *w) for w in work]:
+                try:
+                    results.append(future.result())
+                except BaseException as exc:
+                    failure = failure or exc
+        if failure is not None:
+            try:  # the next commit tidies what this cannot remove; the failure is the news
+                _discard(self.storage, self.opts,
+                         [n for manifest, _ in results for n in _names(manifest)])
+            except OSError:
+                pass
+            raise failure
+        return results
 
 
 def _names(manifest: Mapping[str, Any]) -> set[str]:
@@ -89,33 +149,6 @@ def _pool(jobs: int) -> Iterator[Executor | None]:
         yield pool
 
 
-def _run(tasks: list[Task], pool: Executor | None, storage_options: Mapping[str, Any] | None,
-         storage: Storage, opts: WriterOptions) -> list[tuple[dict[str, Any], bytes]]:
-    """Every task's result; when one fails, the shards the others stored are removed
-    (no index lists them) and its error is raised."""
-    work = [(*task, storage_options) for task in tasks]
-    results: list[tuple[dict[str, Any], bytes]] = []
-    failure: BaseException | None = None
-    if pool is None or len(work) <= 1:
-        try:
-            results = [_write_one(*w) for w in work]
-        except BaseException as exc:
-            failure = exc
-    else:
-        for future in [pool.submit(_write_one, *w) for w in work]:
-            try:
-                results.append(future.result())
-            except BaseException as exc:
-                failure = failure or exc
-    if failure is not None:
-        try:  # the next commit tidies what this cannot remove; the failure is the news
-            _discard(storage, opts, [n for manifest, _ in results for n in _names(manifest)])
-        except OSError:
-            pass
-        raise failure
-    return results
-
-
 def _discard(storage: Storage, opts: WriterOptions, names: list[str]) -> None:
     """Remove shards this run stored but will not list, except any the live set names
     (content-addressed: an unchanged shard has the name it had last time)."""
@@ -124,14 +157,21 @@ def _discard(storage: Storage, opts: WriterOptions, names: list[str]) -> None:
 
 
 def _write_one(path: str, out: str, prefix: str, pid: int, opts: WriterOptions, mode: str,
-               drop: bytes, storage_options: Mapping[str, Any] | None
-               ) -> tuple[dict[str, Any], bytes]:
-    """Worker: one part file as one partition. ``keys``: the sorted keys of the URLs it
-    would write, nothing stored; ``write``: its manifest, leaving out the URLs whose key
-    is in ``drop`` (an earlier part file has them)."""
+               drop: bytes, kept: PreparedPartition | str | None,
+               storage_options: Mapping[str, Any] | None) -> Answer:
+    """Worker: one part file as one partition, in the pass ``mode`` names: "prepare"
+    (the first pass, keeping the part's shards in the spill folder ``kept``), "finish"
+    (the second, from what the first kept), "keys" and "write" (each reads the part:
+    text sitemaps, and "write" alone for unique data). URLs whose key is in ``drop``
+    (an earlier part file has them) are left out and named in the manifest."""
+    if isinstance(kept, PreparedPartition):  # "finish": no row is read again
+        manifest, dropped = kept.write(out, drop, storage_options)
+        return _named(manifest, Path(path).name, dropped).to_dict(), b""
     reader = PartReader(Path(path))
     try:
         with reader.opened() as source:
+            if mode == "prepare":
+                return {}, prepare_partition(source, prefix, pid, options=opts, spill_dir=kept)
             if mode == "keys":
                 return {}, partition_keys(source, prefix, pid, options=opts)
             if drop:
@@ -148,6 +188,9 @@ def _write_one(path: str, out: str, prefix: str, pid: int, opts: WriterOptions, 
         raise InputError(f"{Path(path).name} {exc}") from None
     except (UnicodeDecodeError, EOFError, gzip.BadGzipFile) as exc:
         raise InputError(f"cannot read {reader.where()}: {exc}") from None
-    manifest.examples += [f"{reader.path.name}: {loc} repeats a URL of an earlier part "
-                          "file; the first copy is kept" for loc in dropped]
-    return manifest.to_dict(), b""
+    return _named(manifest, reader.path.name, dropped).to_dict(), b""
+
+
+def _named(manifest: PartitionManifest, name: str, dropped: list[str]) -> PartitionManifest:
+    manifest.examples += repeat_examples(name, dropped, "part file")
+    return manifest

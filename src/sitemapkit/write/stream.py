@@ -111,8 +111,9 @@ class ShardStream:
                 status, start, end = buf.feed_lines(source.block, pos, *source.layout)
                 if status == impl.EXHAUSTED:
                     break
-                if status == impl.DUPLICATE:
-                    self._duplicate(buf.consumed, source.loc_at(start, end))
+                if status == impl.DUPLICATE:  # named while examples are wanted
+                    self._duplicate(buf.consumed, source.loc_at(start, end)
+                                    if len(self.result.duplicates) < EXAMPLES_KEPT else "")
                     pos = end
                 elif status == impl.FULL and buf.count:
                     self._close_shard()

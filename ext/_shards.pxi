@@ -1,0 +1,134 @@
+# Included by _urlset_c.pyx: editing shards the buffer has written (twin:
+# _urlset/_shards_py.py, the reference; see there for why).
+
+def sort_keys(bytes data not None):
+    """As ``_shards_py.sort_keys``."""
+    if len(data) % 8:
+        raise ValueError("sort_keys: keys are array('q') bytes (8 bytes a key)")
+    cdef Py_ssize_t n = len(data) // 8
+    cdef bytes out = PyBytes_FromStringAndSize(PyBytes_AS_STRING(data), n * 8)
+    if n > 1:
+        _sort_keys(<int64_t*>PyBytes_AS_STRING(out), n)
+    return out
+
+
+cdef inline bint _in_keys(const int64_t* table, Py_ssize_t n, int64_t key) noexcept:
+    cdef Py_ssize_t lo = 0, hi = n, mid
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if table[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo < n and table[lo] == key
+
+
+cdef const char* _block_lastmod(const char* p, Py_ssize_t n, Py_ssize_t* length) noexcept:
+    """The lastmod in the block ``p[:n]``: it follows the loc, which holds no ``<``."""
+    cdef const char* at = <const char*>memchr(p + 10, 60, n - 10)  # "<url><loc>" first
+    cdef const char* stop
+    if at == NULL or (p + n) - at < 15 or memcmp(at, b"</loc><lastmod>", 15) != 0:
+        return NULL
+    at += 15
+    stop = <const char*>memchr(at, 60, (p + n) - at)
+    if stop == NULL:
+        return NULL
+    length[0] = stop - at
+    return at
+
+
+cdef enum:
+    DROP_FILTER_BITS = 20  # a bit per low-bits value of the drop keys: most rows skip
+                           # the binary search
+
+
+def drop_urls(bytes data not None, bytes keys not None, bytes drop not None, bint text,
+              Py_ssize_t examples):
+    """As ``_shards_py.drop_urls``."""
+    cdef const char* d = PyBytes_AS_STRING(data)
+    cdef Py_ssize_t size = len(data), start = 0, end = size, pos, stop, nkeys, ndrop, i
+    cdef Py_ssize_t kept = 0, w, lmn = 0
+    cdef const char* hit
+    cdef const char* lm
+    cdef const char* newest = NULL
+    cdef Py_ssize_t newest_len = 0
+    cdef int64_t newest_key = -(<int64_t>1 << 62), lkey = 0
+    cdef int64_t* order = NULL
+    cdef int64_t* table = NULL
+    cdef char* out = NULL
+    cdef uint64_t* filter = NULL
+    cdef uint64_t bit
+    cdef Py_ssize_t run
+    cdef list found = []
+    if len(keys) % 8:
+        raise ValueError("drop_urls: keys are array('q') bytes (8 bytes a key)")
+    if len(drop) % 8:
+        raise ValueError("drop_urls: drop is array('q') bytes (8 bytes a key)")
+    nkeys, ndrop = len(keys) // 8, len(drop) // 8
+    try:
+        order = <int64_t*>malloc(nkeys * 8 + 8)  # aligned copies, whatever the bytes
+        table = <int64_t*>malloc(ndrop * 8 + 8)
+        out = <char*>malloc(size + 1)
+        if order == NULL or table == NULL or out == NULL:
+            raise MemoryError()
+        memcpy(order, PyBytes_AS_STRING(keys), nkeys * 8)
+        memcpy(table, PyBytes_AS_STRING(drop), ndrop * 8)
+        for i in range(ndrop - 1):
+            if table[i] >= table[i + 1]:
+                raise ValueError("drop_urls: the drop keys must be ascending and distinct")
+        if not text:
+            if data.startswith(_HEAD_XHTML):
+                start = len(_HEAD_XHTML)
+            elif data.startswith(_HEAD):
+                start = len(_HEAD)
+            else:
+                start = -1
+            if start < 0 or not data.endswith(_TAIL):
+                raise ValueError("drop_urls: data is not a whole shard")
+            end = size - len(_TAIL)
+        filter = <uint64_t*>calloc((1 << DROP_FILTER_BITS) // 64, 8)
+        if filter == NULL:
+            raise MemoryError()
+        for i in range(ndrop):
+            bit = <uint64_t>table[i] & ((1 << DROP_FILTER_BITS) - 1)
+            filter[bit >> 6] |= (<uint64_t>1) << (bit & 63)
+        w = 0
+        pos, run = start, 0  # kept blocks (and the head) are copied a run at a time
+        for i in range(nkeys):
+            hit = <const char*>memchr(d + pos, 10, end - pos)  # no block holds a line end
+            if hit == NULL:
+                raise ValueError("drop_urls: the shard has fewer URLs than keys")
+            stop = (hit - d) + 1
+            if not text and (stop - pos < 17 or memcmp(d + pos, b"<url><loc>", 10) != 0
+                             or memcmp(d + stop - 7, b"</url>\n", 7) != 0):
+                raise ValueError("drop_urls: data is not a whole shard")
+            bit = <uint64_t>order[i] & ((1 << DROP_FILTER_BITS) - 1)
+            if (filter[bit >> 6] >> (bit & 63)) & 1 and _in_keys(table, ndrop, order[i]):
+                memcpy(out + w, d + run, pos - run)
+                w += pos - run
+                run = stop
+                if len(found) < examples:
+                    found.append(pos)
+            else:
+                kept += 1
+                if not text:
+                    lm = _block_lastmod(d + pos, stop - pos, &lmn)
+                    if lm != NULL and _parse_canonical(lm, lmn, &lkey) and lkey > newest_key:
+                        newest, newest_len, newest_key = lm, lmn, lkey
+            pos = stop
+        if pos != end:
+            raise ValueError("drop_urls: the shard has more URLs than keys")
+        if run == 0:  # nothing left out: the shard as it is
+            return (data, kept,
+                    None if newest == NULL else PyUnicode_DecodeASCII(newest, newest_len, NULL),
+                    found)
+        memcpy(out + w, d + run, size - run)
+        w += size - run
+        return (PyBytes_FromStringAndSize(out, w), kept,
+                None if newest == NULL else PyUnicode_DecodeASCII(newest, newest_len, NULL),
+                found)
+    finally:
+        free(order)
+        free(table)
+        free(out)
+        free(filter)

@@ -1,0 +1,92 @@
+"""Editing shards the buffer has written, pure reference (C twin: ``ext/_shards.pxi``).
+
+A keys-first partitioned write formats every row once, in its first pass, and keeps
+each shard's bytes with its URLs' keys in order. Once the driver has merged the keys,
+``drop_urls`` leaves out the URLs an earlier partition has: a copy of the shard with
+those blocks cut, no row read or formatted again. Fewer URLs and bytes than the shard
+had keep it within every limit it met.
+"""
+
+from __future__ import annotations
+
+from array import array
+
+from ..protocol import SITEMAP_NS, XHTML_NS, XML_DECLARATION
+from ..rules.dates import lastmod_key
+from ._kernels_py import ascending_keys
+
+HEAD = f'{XML_DECLARATION}<urlset xmlns="{SITEMAP_NS}">\n'.encode()
+HEAD_XHTML = f'{XML_DECLARATION}<urlset xmlns="{SITEMAP_NS}" xmlns:xhtml="{XHTML_NS}">\n'.encode()
+TAIL = b"</urlset>\n"
+
+_BLOCK_START, _BLOCK_END = b"<url><loc>", b"</url>\n"
+_LOC_END = b"</loc><lastmod>"
+
+
+def sort_keys(data: bytes) -> bytes:
+    """``array('q')`` bytes of keys, ascending (the C twin: a radix sort)."""
+    keys = array("q")
+    keys.frombytes(data)
+    return array("q", sorted(keys)).tobytes()
+
+
+def drop_urls(data: bytes, keys: bytes, drop: bytes, text: bool,
+              examples: int) -> tuple[bytes, int, str | None, list[int]]:
+    """``data``, a whole shard as the buffer wrote it, without the URLs whose key
+    (``keys``: one per URL, in order, ``array('q')`` bytes) is in ``drop`` (ascending).
+
+    Returns the new shard, how many URLs it keeps, the newest lastmod among them (the
+    first of equal instants, as the buffer picks it; None for text or when none has
+    one), and where in ``data`` the first ``examples`` URLs left out start. A shard
+    whose URLs do not match ``keys`` one for one is refused (ValueError).
+    """
+    order = array("q")
+    if type(keys) is not bytes or len(keys) % 8:
+        raise ValueError("drop_urls: keys are array('q') bytes (8 bytes a key)")
+    order.frombytes(keys)
+    dropped = frozenset(ascending_keys(drop, "drop_urls: drop is", "the drop keys"))
+    if text:
+        start, end = 0, len(data)
+    else:
+        head = HEAD_XHTML if data.startswith(HEAD_XHTML) else HEAD
+        if not data.startswith(head) or not data.endswith(TAIL):
+            raise ValueError("drop_urls: data is not a whole shard")
+        start, end = len(head), len(data) - len(TAIL)
+    out, kept, found = [data[:start]], 0, list[int]()
+    newest: str | None = None
+    newest_key = -(2**62)
+    pos = start
+    for key in order:
+        stop = data.find(b"\n", pos, end) + 1  # no block holds a line end
+        if stop == 0:
+            raise ValueError("drop_urls: the shard has fewer URLs than keys")
+        if not text and (stop - pos < len(_BLOCK_START) + len(_BLOCK_END)
+                         or not data.startswith(_BLOCK_START, pos)
+                         or not data.endswith(_BLOCK_END, pos, stop)):
+            raise ValueError("drop_urls: data is not a whole shard")
+        if key in dropped:
+            if len(found) < examples:
+                found.append(pos)
+        else:
+            out.append(data[pos:stop])
+            kept += 1
+            lastmod = None if text else _lastmod(data, pos, stop)
+            key = newest_key if lastmod is None else lastmod_key(lastmod)
+            if key > newest_key:
+                newest, newest_key = lastmod, key
+        pos = stop
+    if pos != end:
+        raise ValueError("drop_urls: the shard has more URLs than keys")
+    out.append(data[end:])
+    return b"".join(out), kept, newest, found
+
+
+def _lastmod(data: bytes, start: int, stop: int) -> str | None:
+    """The lastmod of the block ``data[start:stop]``: it follows the loc, which holds
+    no ``<``."""
+    at = data.find(b"<", start + len(_BLOCK_START), stop)
+    if at < 0 or not data.startswith(_LOC_END, at, stop):
+        return None
+    at += len(_LOC_END)
+    end = data.find(b"<", at, stop)
+    return None if end < 0 else data[at:end].decode("ascii")
