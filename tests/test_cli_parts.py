@@ -4,6 +4,7 @@ files are written once; errors name the file and line."""
 
 from __future__ import annotations
 
+import gzip
 import os
 import subprocess
 import sys
@@ -60,6 +61,20 @@ def test_folder_of_parts_is_one_set_with_each_url_once(impl, parts, tmp_path):
     assert by_loc[f"{BASE}a/5"].priority == "0.5"
     assert by_loc[f"{BASE}d/%C3%A90"].lastmod is None
     assert sorted(os.listdir(out)) == sorted(["sitemap.xml", *sset.shards])
+
+
+def test_a_text_sitemap_of_a_folder_has_each_url_once(impl, parts, tmp_path):
+    """Text lines keep no lastmod to cut by: each part is read twice (keys, then a
+    write that leaves the repeats out), in worker processes too."""
+    out = tmp_path / "out"
+    proc = run(impl, str(parts), "-o", str(out), "--base-url", BASE, "--format", "text")
+    assert proc.returncode == 2 and "--format names one input file's format" in proc.stderr
+    proc = run(impl, str(parts), "-o", str(out), "--base-url", BASE, "--text", "--jobs", "2")
+    assert proc.returncode == 0, proc.stderr
+    assert "4,000 URLs in 4 shards, 0 skipped, 300 duplicates" in proc.stdout
+    locs = [line for shard in sorted(out.glob("sitemap-*.txt*"))
+            for line in gzip.decompress(shard.read_bytes()).decode().splitlines()]
+    assert len(locs) == len(set(locs)) == 4000
 
 
 def test_processes_and_reruns_give_identical_bytes(impl, parts, tmp_path):

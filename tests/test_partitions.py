@@ -348,7 +348,7 @@ def read_locs(path) -> list[str]:
         path.read_bytes()))]
 
 
-@pytest.mark.parametrize("spill", [False, True])
+@pytest.mark.parametrize("spill", ["memory", "files", "both"])
 def test_a_prepared_partition_stores_what_a_keyed_write_stores(impl, tmp_path, monkeypatch,
                                                               spill):
     """The first pass formats every row once and keeps its shards; the second cuts the
@@ -372,11 +372,21 @@ def test_a_prepared_partition_stores_what_a_keyed_write_stores(impl, tmp_path, m
     first_shard = locs[:40]  # every URL of the first shard, and the newest one, go
     gone = {*first_shard, *locs[50::17], f"{BASE}k/p1/newest"}
     drop = array("q", sorted(partition_key(loc, BASE) for loc in gone)).tobytes()
-    spill_dir = tmp_path / "spill" if spill else None
+    spill_dir = tmp_path / "spill" if spill != "memory" else None
     if spill_dir:
         spill_dir.mkdir()
-    kept = prepare_partition(entries, BASE, 3, spill_dir=spill_dir, **options)
-    assert kept.keys == everything and bool(spill_dir and os.listdir(spill_dir)) == spill
+    kept = prepare_partition(entries, BASE, 3, spill_dir=spill_dir,
+                             keep_bytes=20_000 if spill == "both" else 0, **options)
+    in_memory, room = [s.spilled is None for s in kept.shards], 20_000
+    assert kept.keys == everything and len(in_memory) == 8
+    for shard in kept.shards:  # in memory while they fit in keep_bytes
+        fits = shard.raw_bytes + 8 * shard.urls <= room
+        room -= (shard.raw_bytes + 8 * shard.urls) if fits else 0
+        assert shard.spilled is None if spill == "memory" else (
+            (shard.spilled is None) == (spill == "both" and fits))
+    assert spill != "both" or 0 < sum(in_memory) < 8
+    assert kept.nbytes == sum(len(s.data) + len(s.keys) for s in kept.shards) <= (
+        20_000 if spill == "both" else 10**6)
     manifest, named = kept.without_keys().write(tmp_path / "cut", drop)
     expected, _, dropped = keyed_partition(entries, tmp_path / "keyed", BASE, 3, drop,
                                            **options)

@@ -88,6 +88,9 @@ def _write_parts(args: argparse.Namespace, writer: WriterOptions,
     """A folder of part files: partitions, one commit, then the same publish steps."""
     if args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
+    if args.format:
+        raise UsageError("--format names one input file's format; the part files of a "
+                         "folder are read by their extensions (--text writes text sitemaps)")
     from ..write.parts import write_part_files  # only for a folder: a faster CLI start
 
     result = write_part_files(args.input, args.out, args.base_url, jobs=args.jobs,

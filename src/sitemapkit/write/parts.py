@@ -3,10 +3,12 @@ optionally in a process pool: an engine's output needs no cluster to become site
 
 Part files are not partitioned by URL, so the same URL may sit in two of them. A
 first pass reads, checks and formats each part once (``prepared.prepare_partition``),
-keeping its shards unwritten in a temp folder (``$TMPDIR``; about ten times the
+keeping its shards unwritten in the worker process that read it (``affinity``; past
+512 MB a worker spills them to a temp folder in ``$TMPDIR``, about ten times the
 gzipped size) and reporting the 63-bit keys of its URLs (8 bytes a URL); the driver
-merges the keys, and the second pass cuts the URLs an earlier part has out of the
-kept shards, gzips and stores them, with no row read again. The first copy in file
+merges the keys, and the second pass runs in that same worker, cutting the URLs an
+earlier part has out of the kept shards, gzipping and storing them, with no row read
+again. The first copy in file
 order wins and every dropped copy is counted as a duplicate. A bad row fails the
 first pass, before any shard is stored. ``unique=True`` skips the keys for data that
 is known to be unique. Text sitemaps keep no lastmod to cut by, so their parts are
@@ -22,14 +24,15 @@ import re
 import shutil
 import tempfile
 import time
-from collections.abc import Iterator, Mapping, Sequence
-from concurrent.futures import Executor
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
 from ..rules.model import EntryError
 from ..sources.partfiles import PartReader, part_files
+from . import affinity
+from .affinity import Task, Workers
 from .commit import previous_set
 from .compress import description
 from .options import WriterOptions, resolve
@@ -41,7 +44,7 @@ from .partition import (
     repeated_keys,
     write_partition,
 )
-from .prepared import PreparedPartition, prepare_partition
+from .prepared import prepare_partition
 from .result import WriteResult
 from .setcommit import commit
 from .storage import Storage, open_storage
@@ -50,8 +53,8 @@ PID_BITS = 20  # partitions per run: up to a million part files
 _IN_PARTITION = re.compile(r"^partition \d+, entry \d+: ")
 
 # A worker's answer: the manifest ({} in a first pass) and, from a first pass, the
-# part's keys (text sitemaps) or what it kept (PreparedPartition).
-Answer = tuple[dict[str, Any], "bytes | PreparedPartition"]
+# part's keys.
+Answer = tuple[dict[str, Any], bytes]
 
 
 def write_part_files(directory: str | os.PathLike[str], out: str | os.PathLike[str],
@@ -67,8 +70,8 @@ def write_part_files(directory: str | os.PathLike[str], out: str | os.PathLike[s
         raise InputError(f"{directory} holds {len(files):,} part files; at most "
                          f"{(1 << PID_BITS) - 1:,} are supported")
     storage = open_storage(out, fsync=opts.fsync, storage_options=storage_options)
-    with _pool(min(jobs, len(files))) as pool:  # one pool for both passes: one start-up
-        passes = _Passes([str(f) for f in files], os.fspath(out), prefix, opts, pool,
+    with _workers(min(jobs, len(files))) as workers:  # both passes: one start-up
+        passes = _Passes([str(f) for f in files], os.fspath(out), prefix, opts, workers,
                          storage_options, storage)
         manifests = passes.unique() if unique else passes.keys_first()
     result = commit(out, manifests, prefix, options=opts, storage_options=storage_options)
@@ -78,59 +81,64 @@ def write_part_files(directory: str | os.PathLike[str], out: str | os.PathLike[s
 
 
 class _Passes:
-    """The folder's passes over its parts, in the pool or here."""
+    """The folder's passes over its parts, in worker processes or here."""
 
     def __init__(self, files: list[str], out: str, prefix: str, opts: WriterOptions,
-                 pool: Executor | None, storage_options: Mapping[str, Any] | None,
+                 workers: Workers | None, storage_options: Mapping[str, Any] | None,
                  storage: Storage) -> None:
         self.files, self.out, self.prefix, self.opts = files, out, prefix, opts
-        self.pool, self.storage_options, self.storage = pool, storage_options, storage
+        self.workers, self.storage_options, self.storage = workers, storage_options, storage
+        self.owners: list[int] = []  # the worker that read each part in the first pass
 
     def unique(self) -> list[dict[str, Any]]:
-        return [manifest for manifest, _ in self._run("write", {}, [])]
+        return [manifest for manifest, _ in self._run("write", {})]
 
     def keys_first(self) -> list[dict[str, Any]]:
-        """Every part's keys first, then each part written once without the repeats."""
+        """Every part's keys first, then each part written once without the repeats:
+        from the shards its first pass kept, in the worker that kept them."""
         if self.opts.format == "text":
-            keys = [k for _, k in self._run("keys", {}, []) if isinstance(k, bytes)]
-            return [m for m, _ in self._run("write", repeated_keys(keys), [])]
+            keys = [k for _, k in self._run("keys", {})]
+            return [m for m, _ in self._run("write", repeated_keys(keys))]
         spill = tempfile.mkdtemp(prefix="sitemapkit-parts-")
         try:
-            kept = [k for _, k in self._run("prepare", {}, [spill] * len(self.files))
-                    if isinstance(k, PreparedPartition)]
-            drops = repeated_keys([k.keys for k in kept])
-            return [m for m, _ in self._run("finish", drops, [k.without_keys() for k in kept])]
+            keys = [k for _, k in self._run("prepare", {}, spill)]
+            return [m for m, _ in self._run("finish", repeated_keys(keys), spill, owned=True)]
         finally:
+            affinity.forget()
             shutil.rmtree(spill, ignore_errors=True)
 
-    def _run(self, mode: str, drops: Mapping[int, bytes],
-             kept: Sequence[PreparedPartition | str]) -> list[Answer]:
+    def _run(self, mode: str, drops: Mapping[int, bytes], spill: str = "",
+             owned: bool = False) -> list[Answer]:
         """Every task's answer; when one fails, the shards the others stored are removed
         (no index lists them) and its error is raised."""
-        work = [(self.files[pid], self.out, self.prefix, pid, self.opts, mode,
-                 drops.get(pid, b""), kept[pid] if kept else None, self.storage_options)
-                for pid in range(len(self.files))]
-        results: list[Answer] = []
-        failure: BaseException | None = None
-        if self.pool is None or len(work) <= 1:
-            try:
-                results = [_write_one(*w) for w in work]
-            except BaseException as exc:
-                failure = exc
+        tasks = [(_write_one, (self.files[pid], self.out, self.prefix, pid, self.opts, mode,
+                               drops.get(pid, b""), spill, self.storage_options),
+                  f"{'reading' if mode in ('prepare', 'keys') else 'writing'} "
+                  f"{Path(self.files[pid]).name}") for pid in range(len(self.files))]
+        if self.workers is None:
+            results, failure = _here(tasks)
         else:
-            for future in [self.pool.submit(_write_one, *w) for w in work]:
-                try:
-                    results.append(future.result())
-                except BaseException as exc:
-                    failure = failure or exc
+            results, ran, failure = self.workers.run(tasks, self.owners if owned else None)
+            self.owners = self.owners if owned else ran
         if failure is not None:
             try:  # the next commit tidies what this cannot remove; the failure is the news
                 _discard(self.storage, self.opts,
-                         [n for manifest, _ in results for n in _names(manifest)])
+                         [n for answer in results if answer for n in _names(answer[0])])
             except OSError:
                 pass
             raise failure
         return results
+
+
+def _here(tasks: list[Task]) -> tuple[list[Any], BaseException | None]:
+    """The tasks run in this process, one after another, until one fails."""
+    results: list[Any] = []
+    for function, args, _ in tasks:
+        try:
+            results.append(function(*args))
+        except Exception as exc:
+            return results, exc
+    return results, None
 
 
 def _names(manifest: Mapping[str, Any]) -> set[str]:
@@ -138,15 +146,16 @@ def _names(manifest: Mapping[str, Any]) -> set[str]:
 
 
 @contextlib.contextmanager
-def _pool(jobs: int) -> Iterator[Executor | None]:
+def _workers(jobs: int) -> Iterator[Workers | None]:
     """Worker processes for ``jobs`` > 1, else None (the tasks run here)."""
     if jobs <= 1:
         yield None
         return
-    from concurrent.futures import ProcessPoolExecutor  # on use: a faster CLI start
-
-    with ProcessPoolExecutor(jobs) as pool:
-        yield pool
+    workers = Workers(jobs)
+    try:
+        yield workers
+    finally:
+        workers.close()
 
 
 def _discard(storage: Storage, opts: WriterOptions, names: list[str]) -> None:
@@ -157,21 +166,24 @@ def _discard(storage: Storage, opts: WriterOptions, names: list[str]) -> None:
 
 
 def _write_one(path: str, out: str, prefix: str, pid: int, opts: WriterOptions, mode: str,
-               drop: bytes, kept: PreparedPartition | str | None,
-               storage_options: Mapping[str, Any] | None) -> Answer:
+               drop: bytes, spill: str, storage_options: Mapping[str, Any] | None) -> Answer:
     """Worker: one part file as one partition, in the pass ``mode`` names: "prepare"
-    (the first pass, keeping the part's shards in the spill folder ``kept``), "finish"
-    (the second, from what the first kept), "keys" and "write" (each reads the part:
-    text sitemaps, and "write" alone for unique data). URLs whose key is in ``drop``
-    (an earlier part file has them) are left out and named in the manifest."""
-    if isinstance(kept, PreparedPartition):  # "finish": no row is read again
-        manifest, dropped = kept.write(out, drop, storage_options)
+    (the first pass: the part's shards are kept in this process, beyond
+    ``affinity.KEEP_BYTES`` in the ``spill`` folder, and its keys returned), "finish"
+    (the second, from what the first kept here), "keys" and "write" (each reads the
+    part: text sitemaps, and "write" alone for unique data). URLs whose key is in
+    ``drop`` (an earlier part file has them) are left out and named in the manifest."""
+    if mode == "finish":  # no row is read again
+        manifest, dropped = affinity.take(pid).write(out, drop, storage_options)
         return _named(manifest, Path(path).name, dropped).to_dict(), b""
     reader = PartReader(Path(path))
     try:
         with reader.opened() as source:
             if mode == "prepare":
-                return {}, prepare_partition(source, prefix, pid, options=opts, spill_dir=kept)
+                kept = prepare_partition(source, prefix, pid, options=opts, spill_dir=spill,
+                                         keep_bytes=affinity.KEEP_BYTES - affinity.kept_bytes())
+                affinity.keep(pid, kept.without_keys())
+                return {}, kept.keys
             if mode == "keys":
                 return {}, partition_keys(source, prefix, pid, options=opts)
             if drop:

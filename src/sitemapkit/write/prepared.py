@@ -73,6 +73,11 @@ class PreparedPartition:
     skipped_by_rule: dict[str, int] = field(default_factory=dict)
     examples: list[str] = field(default_factory=list)
 
+    @property
+    def nbytes(self) -> int:
+        """The bytes it keeps in memory (not those spilled)."""
+        return sum(len(s.data) + len(s.keys) for s in self.shards)
+
     def without_keys(self) -> PreparedPartition:
         """The same partition without its keys: all the second pass needs to be sent."""
         return replace(self, keys=b"")
@@ -140,9 +145,9 @@ class _Keeping(MemoryShards):
     spilled to a file in ``spill_dir``."""
 
     def __init__(self, prefix: str, opts: WriterOptions, impl: ModuleType, partition: int,
-                 spill_dir: str | None) -> None:
+                 spill_dir: str | None, keep_bytes: int) -> None:
         super().__init__(prefix, opts, impl, keep=False)
-        self.partition, self.spill_dir = partition, spill_dir
+        self.partition, self.spill_dir, self.room = partition, spill_dir, keep_bytes
         self.kept: list[PreparedShard] = []
         self.keys: list[bytes] = []  # every shard's, for the driver's ascending copy
         self.buf.key_locs()
@@ -151,7 +156,8 @@ class _Keeping(MemoryShards):
         buf = self.buf
         keys = buf.take_keys()
         self.keys.append(keys)
-        if self.spill_dir is None:
+        if self.spill_dir is None or len(data) + len(keys) <= self.room:
+            self.room -= len(data) + len(keys)
             shard = PreparedShard(buf.count, len(data), buf.newest_lastmod, data, keys)
         else:
             path = Path(self.spill_dir, f"p{self.partition}-{len(self.kept) + 1}.raw")
@@ -165,18 +171,19 @@ class _Keeping(MemoryShards):
 
 def prepare_partition(entries: Iterable[object] | LineSource, base_url: str,
                       partition_id: int, *, options: WriterOptions | None = None,
-                      spill_dir: str | os.PathLike[str] | None = None,
+                      spill_dir: str | os.PathLike[str] | None = None, keep_bytes: int = 0,
                       _impl: ModuleType | None = None, **overrides: Any) -> PreparedPartition:
     """A partition's first pass: every entry read, checked and formatted into shards
-    that are kept, not stored; a bad entry raises ``EntryError`` naming the partition
-    and the entry's offset in it (``on_invalid="skip"`` counts it instead)."""
+    that are kept, not stored: in memory, or with ``spill_dir`` in files there once
+    ``keep_bytes`` are kept in memory. A bad entry raises ``EntryError`` naming the
+    partition and the entry's offset in it (``on_invalid="skip"`` counts it instead)."""
     opts, prefix = resolve(options, overrides, base_url)
     if opts.format == "text":
         raise ConfigError("a text sitemap keeps no lastmod in its lines, so a prepared "
                           "shard could not tell its newest after a cut: write text "
                           "partitions with write_once")
     run = _Keeping(prefix, opts, _impl or _urlset, partition_id,
-                   None if spill_dir is None else os.fspath(spill_dir))
+                   None if spill_dir is None else os.fspath(spill_dir), keep_bytes)
     try:
         run.stream(entries)
     except EntryError as exc:
