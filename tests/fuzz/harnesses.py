@@ -197,9 +197,48 @@ def heads(data: bytes) -> None:
     assert _urlset_c.head_signals(page) == want
 
 
+def _edit(m: ModuleType, shard: bytes, keys: bytes, drop: bytes, text: bool,
+          examples: int) -> object:
+    try:
+        return m.drop_urls(shard, keys, drop, text, examples)
+    except ValueError as exc:
+        return ("ValueError", str(exc))
+
+
+def shard_edits(data: bytes) -> None:
+    """``drop_urls`` on any bytes as a shard (wrapped in the head and tail, or not),
+    with one key per line (or one more or fewer) and a subset of them to drop: both
+    twins answer alike, and a shard the buffer could have written keeps its envelope.
+    ``sort_keys`` sorts the same bytes as keys. Knob bits: 1 text, 2 raw (no head and
+    tail), 4 one key fewer, 8 one key more, 16-128 which keys to drop."""
+    from array import array
+
+    from sitemapkit._urlset._shards_py import HEAD, TAIL
+
+    knob, body = _knobs(data)
+    text, raw = bool(knob & 1), bool(knob & 2)
+    shard = body if text or raw else HEAD + body + TAIL
+    lines = body.split(b"\n")[:-1] if body.endswith(b"\n") else body.split(b"\n")
+    order = array("q", (_urlset_c.loc_key(line) for line in lines))
+    if knob & 4 and order:
+        order.pop()
+    if knob & 8:
+        order.append(_urlset_c.loc_key(b"extra"))
+    chosen = sorted({k for i, k in enumerate(order) if (knob >> 4) & (1 << (i % 4))})
+    drop = array("q", chosen).tobytes()
+    results = [_edit(m, shard, order.tobytes(), drop, text, knob % 5) for m in TWINS]
+    _same(results, "drop_urls", data)
+    if not isinstance(results[0], tuple) or results[0][0] != "ValueError":
+        cut = results[0][0]  # type: ignore[index]
+        assert text or raw or (cut.startswith(HEAD) and cut.endswith(TAIL)), results[0]
+    keys = body[:len(body) // 8 * 8]
+    if all(k >= 0 for k in array("q", keys)):  # keys are 63-bit: never negative
+        _same([m.sort_keys(keys) for m in TWINS], "sort_keys", data)
+
+
 HARNESSES: dict[str, Callable[[bytes], None]] = {
     "scan": scan, "scan_gzip": scan_gzip,
     **{f"lines_{fmt}": _lines(fmt) for fmt in ("text", "csv", "tsv", "jsonl")},
     "json_string": json_string, "lastmod": lastmod, "loc": loc, "crc32_lines": crc32_lines,
-    "heads": heads,
+    "heads": heads, "shard_edits": shard_edits,
 }

@@ -13,6 +13,7 @@ from array import array
 
 from ..protocol import SITEMAP_NS, XHTML_NS, XML_DECLARATION
 from ..rules.dates import lastmod_key
+from ._canonical_py import canonical_lastmod
 from ._kernels_py import ascending_keys
 
 HEAD = f'{XML_DECLARATION}<urlset xmlns="{SITEMAP_NS}">\n'.encode()
@@ -71,7 +72,7 @@ def drop_urls(data: bytes, keys: bytes, drop: bytes, text: bool,
             out.append(data[pos:stop])
             kept += 1
             lastmod = None if text else _lastmod(data, pos, stop)
-            key = newest_key if lastmod is None else lastmod_key(lastmod)
+            key = newest_key if lastmod is None else lastmod_key(lastmod)  # canonical
             if key > newest_key:
                 newest, newest_key = lastmod, key
         pos = stop
@@ -82,11 +83,12 @@ def drop_urls(data: bytes, keys: bytes, drop: bytes, text: bool,
 
 
 def _lastmod(data: bytes, start: int, stop: int) -> str | None:
-    """The lastmod of the block ``data[start:stop]``: it follows the loc, which holds
-    no ``<``."""
+    """The canonical lastmod of the block ``data[start:stop]`` (it follows the loc,
+    which holds no ``<``), or None: a block the buffer did not write may hold any."""
     at = data.find(b"<", start + len(_BLOCK_START), stop)
     if at < 0 or not data.startswith(_LOC_END, at, stop):
         return None
     at += len(_LOC_END)
     end = data.find(b"<", at, stop)
-    return None if end < 0 else data[at:end].decode("ascii")
+    text = None if end < 0 else data[at:end].decode("latin-1")
+    return text if text is not None and canonical_lastmod(text) == text else None

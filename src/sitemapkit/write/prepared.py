@@ -8,10 +8,11 @@ pass (``PreparedPartition.write``) then only cuts the URLs an earlier partition 
 out of the kept shards (``drop_urls``, no row read or checked again), gzips and stores
 them. A bad entry fails the first pass, before anything is stored.
 
-The kept shards stay in memory (a Dask worker holds them as a task result and spills
-them as it spills any data) or, with ``spill_dir``, in files there: about ten times
-the size of the gzipped shards, for the folder mode's worker processes, which share
-a disk but not memory.
+The kept shards, about ten times the size of the gzipped ones, stay in memory where
+the first pass ran (a Dask worker holds them as a task result and spills them as it
+spills any data; a folder-mode worker process up to ``affinity.KEEP_BYTES``) or,
+past ``keep_bytes``, in files in ``spill_dir``. Text sitemaps are not prepared: their
+lines keep no lastmod, so a cut shard could not tell its newest.
 """
 
 from __future__ import annotations
