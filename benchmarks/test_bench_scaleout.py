@@ -4,11 +4,12 @@ process, in one run:
 
 - `sitemapkit write all.tsv`: the single-process CLI on the same rows in one file;
 - `sitemapkit write parts/ --jobs 2`: the folder mode, 2 processes, cross-file check;
-- the same on 8 parts that each repeat 3% of the previous part (keys first, then each
-  part written once);
+- the same on 8 parts that each repeat 3% of the previous part (keys first: each part
+  read and formatted once in a worker process that keeps its shards, then the repeats
+  cut out of them there);
 - a Dask script on a 2-worker LocalCluster (1 thread each) reading the 16 part files
-  with `dd.read_csv`, with the duplicate check (keys first, no rows moved) and with
-  `unique=True`;
+  with `dd.read_csv`, with the duplicate check (keys first, no rows moved, each
+  partition's shards kept on its worker between the passes) and with `unique=True`;
 - the 8 repeating parts as Parquet, read by Dask (`dd.read_parquet`, the same cluster)
   and by PySpark `local[2]` (`spark.read.parquet`), duplicates removed. Cluster and
   session start-up are excluded from their times.
