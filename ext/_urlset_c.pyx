@@ -983,6 +983,10 @@ cdef class UrlsetBuffer:
     cdef Py_ssize_t nkeys, keys_cap
     cdef int64_t* drop         # ascending keys answered DUPLICATE
     cdef Py_ssize_t ndrop
+    cdef Py_ssize_t pend_slot[SK_LANES]  # keys still to compute, SK_LANES at a time,
+    cdef Py_ssize_t pend_at[SK_LANES]    # from their locs as written in this shard
+    cdef size_t pend_len[SK_LANES]
+    cdef int npend
 
     def __cinit__(self, str prefix, Py_ssize_t max_urls, Py_ssize_t max_bytes, LocSet seen,
                   int64_t future_limit, bint text=False, bint record=False):
@@ -1008,6 +1012,7 @@ cdef class UrlsetBuffer:
         self.keys = NULL
         self.drop = NULL
         self.nkeys = self.keys_cap = self.ndrop = 0
+        self.npend = 0
         self.cap = 1 << 16
         self.buf = <char*>malloc(self.cap)
         if self.buf == NULL:
@@ -1037,11 +1042,12 @@ cdef class UrlsetBuffer:
                     raise ValueError("key_locs: the drop keys must be ascending and distinct")
         free(self.drop)
         self.drop, self.ndrop = table, n
-        self.nkeys = 0
+        self.nkeys = self.npend = 0
         self.keyed = True
 
     def take_keys(self, bint ascending=False):
         """As ``_urlset_py.UrlsetBuffer.take_keys``."""
+        self._flush_keys()
         if ascending and self.nkeys > 1:
             _sort_keys(self.keys, self.nkeys)
         cdef bytes out = PyBytes_FromStringAndSize(<const char*>self.keys, self.nkeys * 8) \
@@ -1072,8 +1078,33 @@ cdef class UrlsetBuffer:
         self.nkeys += 1
         return 0
 
+    cdef int _defer_key(self, Py_ssize_t at, Py_ssize_t n) except -1:
+        """Keep a slot for the key of the loc written at ``buf[at:at + n]`` (one block
+        at most), computed with the next SK_LANES - 1 such locs."""
+        self._keep_key(0)
+        self.pend_slot[self.npend] = self.nkeys - 1
+        self.pend_at[self.npend] = at
+        self.pend_len[self.npend] = <size_t>n
+        self.npend += 1
+        if self.npend == SK_LANES:
+            self._flush_keys()
+        return 0
+
+    cdef void _flush_keys(self) noexcept:
+        """Compute the deferred keys, while their locs are still in the buffer."""
+        cdef const unsigned char* msg[SK_LANES]
+        cdef uint64_t words[SK_LANES]
+        cdef int i
+        for i in range(self.npend):
+            msg[i] = <const unsigned char*>self.buf + self.pend_at[i]
+        _b2b_first_words(msg, self.pend_len, self.npend, words)
+        for i in range(self.npend):
+            self.keys[self.pend_slot[i]] = <int64_t>_key_of_word(words[i])
+        self.npend = 0
+
     def reset(self):
         """Start the next shard (the seen-URL set and ``consumed`` carry on)."""
+        self._flush_keys()  # their locs are about to be written over
         self._pairs = []
         self.size = 0
         self.count = 0
@@ -1215,10 +1246,13 @@ cdef class UrlsetBuffer:
         if not self.seen.add_hash(<uint64_t>(1 if lh == 0 else lh)):
             return DUPLICATE_  # ... and left there, uncounted, when it repeats a URL
         if self.keyed:
-            pk = <int64_t>_loc_key(l, ln)
-            if self.ndrop and self._dropped(pk):
-                return DUPLICATE_  # an earlier partition has it: counted as a repeat
-            self._keep_key(pk)
+            if self.ndrop == 0 and not self.text and lx == 0 and ln <= SK_BLOCK:
+                self._defer_key(self.size + 10, ln)  # written as it is, after <url><loc>
+            else:
+                pk = <int64_t>_loc_key(l, ln)
+                if self.ndrop and self._dropped(pk):
+                    return DUPLICATE_  # an earlier partition has it: counted as a repeat
+                self._keep_key(pk)
         if alternates:
             self.xhtml = True
         self.size += size

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import zlib
+from collections.abc import Iterator
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sitemapkit_fixtures import Implementation
 
 from sitemapkit import UrlEntry
 from sitemapkit._urlset._urlset_py import HEAD, HEAD_XHTML, TAIL
@@ -538,3 +541,95 @@ def test_take_keys_ascending_sorts_what_it_hands_over(both_impls):
         taken.append(buf.take_keys(ascending=True))
     expected = sorted(blake2b_key((P + name).encode()) for name in "zamb")
     assert taken == [array("q", expected).tobytes()] * len(both_impls)
+
+
+@contextlib.contextmanager
+def lanes_used(on: bool, impls) -> Iterator[None]:
+    """The C twin computing deferred keys four at a time (AVX2, where the CPU has it)
+    or one at a time: both must give hashlib's keys."""
+    if not any(impl.tag == "c" for impl in impls):
+        yield
+        return
+    from sitemapkit._urlset import _urlset_c
+
+    _urlset_c._use_lanes(on)
+    try:
+        yield
+    finally:
+        _urlset_c._use_lanes(True)
+
+
+@pytest.mark.c_extension
+@pytest.mark.parametrize("lanes", [True, False], ids=["lanes", "one-lane"])
+@settings(max_examples=200, deadline=None)
+@given(locs=st.lists(st.binary(max_size=128) | st.binary(min_size=120, max_size=128),
+                     max_size=13))
+def test_lane_keys_are_hashlibs(lanes, locs):
+    from sitemapkit._urlset import _urlset_c
+
+    with lanes_used(lanes, [Implementation("c")]):
+        assert _urlset_c._loc_keys_lanes(locs) == [blake2b_key(loc) for loc in locs]
+
+
+@pytest.mark.c_extension
+def test_lane_keys_refuse_a_loc_longer_than_a_block():
+    from sitemapkit._urlset import _urlset_c
+
+    with pytest.raises(ValueError, match="one block"):
+        _urlset_c._loc_keys_lanes([b"x" * 129])
+
+
+@pytest.mark.c_extension
+def test_the_lanes_are_used_where_the_cpu_has_avx2():
+    import platform
+    from pathlib import Path
+
+    from sitemapkit._urlset import _urlset_c
+
+    x86_linux = platform.system() == "Linux" and platform.machine() == "x86_64"
+    has_avx2 = x86_linux and "avx2" in Path("/proc/cpuinfo").read_text().split()
+    assert _urlset_c._use_lanes(True) is has_avx2
+
+
+LONG = "l/" + "x" * 140  # over one block once the prefix is on: keyed at once, not deferred
+
+
+@pytest.mark.parametrize("lanes", [True, False], ids=["lanes", "one-lane"])
+@settings(max_examples=200, deadline=None)
+@given(rows=st.lists(st.sampled_from(["a", "b", "c&d", "ü", LONG, "e'f", "g", "h/i", "j"]),
+                     max_size=40),
+       max_urls=st.integers(1, 7), take_first=st.booleans())
+def test_deferred_keys_match_the_urls_kept_across_shards(both_impls, lanes, rows, max_urls,
+                                                         take_first):
+    """A keyed buffer with nothing to drop keeps the keys of plain locs to compute a few
+    at a time from the shard it wrote: every shard's keys, taken before or after the
+    shard is reset, are hashlib's for the URLs it kept, in order, in both twins (and in
+    the C twin with and without lanes). Escaped and long locs are keyed at once."""
+    with lanes_used(lanes, both_impls):
+        _check_deferred_keys(both_impls, rows, max_urls, take_first)
+
+
+def _check_deferred_keys(both_impls, rows: list[str], max_urls: int, take_first: bool) -> None:
+    """``take_first``: each shard's keys are taken before it is reset; otherwise they
+    are taken once, at the end, after later shards were written over them."""
+    from urllib.parse import quote
+
+    for impl in both_impls:
+        m = impl.module
+        buf = buffer(impl, max_urls=max_urls)
+        buf.key_locs()
+        taken, kept, seen = b"", [], set()
+        for row in rows:
+            answer = buf.offer(P + row)
+            if answer == m.FULL:
+                if take_first:
+                    taken += buf.take_keys()
+                buf.reset()
+                answer = buf.offer(P + row)
+            assert answer == (m.DUPLICATE if row in seen else m.ADDED)
+            if answer == m.ADDED:
+                seen.add(row)
+                kept.append(row)
+        taken += buf.take_keys()
+        assert keys_of(taken) == [blake2b_key((P + quote(n, safe="/?=&'")).encode())
+                                  for n in kept]

@@ -204,12 +204,12 @@ def test_count_lines_past_a_round_of_all_line_ends(both_impls):
 @settings(max_examples=200, deadline=None)
 @given(rows=st.lists(st.tuples(st.integers(0, 6), st.sampled_from(
     ["2024-05-01", "2024-06-01", "2023-01-01", "2024-13-01", ""])), max_size=30),
-       max_urls=st.integers(1, 8), record=st.booleans())
-def test_a_repeat_leaves_no_trace_in_either_twin(both_impls, rows, max_urls, record):
+       max_urls=st.integers(1, 8), record=st.booleans(), keyed=st.booleans())
+def test_a_repeat_leaves_no_trace_in_either_twin(both_impls, rows, max_urls, record, keyed):
     """feed_lines as the writer drives it, with repeats, bad rows and full shards: every
-    status, position and shard state (bytes, counts, newest lastmod, change record) is
-    the same in both twins."""
-    data = "".join(f"{BASE}p/{n}\t{lastmod}\n" for n, lastmod in rows).encode()
-    traces = [drive_lines(impl.module, data, max_urls=max_urls, record=record)
+    status, position and shard state (bytes, counts, newest lastmod, change record, and
+    the URLs' keys when keyed) is the same in both twins."""
+    data = "".join(f"{BASE}p/{n}{'&q' * (n == 6)}\t{lastmod}\n" for n, lastmod in rows).encode()
+    traces = [drive_lines(impl.module, data, max_urls=max_urls, record=record, keyed=keyed)
               for impl in both_impls]
     assert traces[0] == traces[-1]

@@ -96,7 +96,9 @@ def _lines(fmt: str) -> Callable[[bytes], None]:
     def harness(data: bytes) -> None:
         """The whole input through LineReader and the writer on each twin (the same
         shards, duplicates, skips or error with its line), and ``feed_lines`` alone on
-        the bytes as the writer drives it (the same statuses, positions, shard state)."""
+        the bytes as the writer drives it (the same statuses, positions, shard state,
+        and with knob bit 0x40 the same URL keys, the C twin's computed a few at a
+        time from the shard it wrote)."""
         knob, body = _knobs(data)
         on_invalid = "skip" if knob & 0x10 else "error"
         block = BLOCKS[knob % len(BLOCKS)]
@@ -105,7 +107,8 @@ def _lines(fmt: str) -> Callable[[bytes], None]:
         layout, sep, columns, width = LAYOUTS[fmt]
         max_urls = 1 + knob % 5 if knob & 0x20 else 50_000
         _same([drive_lines(m, body, layout, sep, columns, width, max_urls, True,
-                           FUTURE_LIMIT) for m in TWINS], f"{fmt} feed_lines", data)
+                           FUTURE_LIMIT, bool(knob & 0x40)) for m in TWINS],
+              f"{fmt} feed_lines", data)
 
     harness.__name__ = f"lines_{fmt}"
     return harness

@@ -22,10 +22,13 @@ BASE = "https://example.com/"
 def drive_lines(m: ModuleType, data: bytes, layout: int = 1, sep: int = 9,
                 columns: tuple[int, ...] = (0, 1, -1, -1), width: int = 2,
                 max_urls: int = 50_000, record: bool = False,
-                future_limit: int = 2**40) -> list[Any]:
+                future_limit: int = 2**40, keyed: bool = False) -> list[Any]:
     """``feed_lines`` as the writer drives it; every status, position and shard state
-    seen (a SLOW or DUPLICATE line is passed over, a FULL shard closed)."""
+    seen (a SLOW or DUPLICATE line is passed over, a FULL shard closed). ``keyed``: the
+    buffer keeps its URLs' keys, taken after each shard is reset (as late as allowed)."""
     buf = m.UrlsetBuffer(BASE, max_urls, 10_485_760, m.LocSet(), future_limit, False, record)
+    if keyed:
+        buf.key_locs()
     trace: list[Any] = []
     pos = 0
     while True:
@@ -35,10 +38,12 @@ def drive_lines(m: ModuleType, data: bytes, layout: int = 1, sep: int = 9,
                       buf.slow_alternates if status == m.SLOW else None))
         if status == m.EXHAUSTED:
             trace.append(buf.getvalue())
+            trace.append(buf.take_keys())
             return trace
         if status == m.FULL:
             trace.append(buf.getvalue())
             buf.reset()
+            trace.append(buf.take_keys())
             pos = start
         else:
             pos = end
