@@ -271,7 +271,8 @@ def loc_key(bytes data not None):
 
 
 def repeats(list arrays not None):
-    """As ``_urlset_py.repeats``: a k-way merge in C over every partition's keys."""
+    """As ``_urlset_py.repeats``: a k-way merge in C over every partition's keys, with
+    the GIL released (a driver's scheduler thread keeps dispatching meanwhile)."""
     cdef Py_ssize_t k = len(arrays), i, top, child, n, total = 0
     cdef Py_ssize_t* sizes = NULL
     cdef Py_ssize_t* at = NULL
@@ -283,6 +284,7 @@ def repeats(list arrays not None):
     cdef bint started = False
     cdef Py_ssize_t count = 0, p
     cdef object item
+    cdef tuple held = tuple(arrays)  # the keys' bytes stay alive while the GIL is off
     result = []
     if k == 0:
         return result
@@ -296,7 +298,7 @@ def repeats(list arrays not None):
         if not (sizes and at and found and heap and data and out):
             raise MemoryError()
         for i in range(k):
-            item = arrays[i]
+            item = held[i]
             if type(item) is not bytes or len(<bytes>item) % 8:
                 raise ValueError("repeats: each partition's keys are array('q') bytes "
                                  "(8 bytes a key)")
@@ -313,18 +315,19 @@ def repeats(list arrays not None):
                 heap[count] = i
                 count += 1
                 _sift_up(heap, count - 1, data, at)
-        while count:
-            top = heap[0]
-            key = data[top][at[top]]
-            if started and key == previous:
-                out[top][found[top]] = key
-                found[top] += 1
-            previous, started = key, True
-            at[top] += 1
-            if at[top] == sizes[top]:
-                count -= 1
-                heap[0] = heap[count]
-            _sift_down(heap, count, data, at)
+        with nogil:
+            while count:
+                top = heap[0]
+                key = data[top][at[top]]
+                if started and key == previous:
+                    out[top][found[top]] = key
+                    found[top] += 1
+                previous, started = key, True
+                at[top] += 1
+                if at[top] == sizes[top]:
+                    count -= 1
+                    heap[0] = heap[count]
+                _sift_down(heap, count, data, at)
         for i in range(k):
             result.append(PyBytes_FromStringAndSize(<const char*>out[i], found[i] * 8)
                           if found[i] else b"")
@@ -342,13 +345,13 @@ def repeats(list arrays not None):
 
 
 cdef inline bint _before(Py_ssize_t a, Py_ssize_t b, const int64_t** data,
-                         Py_ssize_t* at) noexcept:
+                         Py_ssize_t* at) noexcept nogil:
     cdef int64_t x = data[a][at[a]], y = data[b][at[b]]
     return x < y or (x == y and a < b)
 
 
 cdef void _sift_up(Py_ssize_t* heap, Py_ssize_t i, const int64_t** data,
-                   Py_ssize_t* at) noexcept:
+                   Py_ssize_t* at) noexcept nogil:
     cdef Py_ssize_t parent
     while i > 0:
         parent = (i - 1) >> 1
@@ -359,7 +362,7 @@ cdef void _sift_up(Py_ssize_t* heap, Py_ssize_t i, const int64_t** data,
 
 
 cdef void _sift_down(Py_ssize_t* heap, Py_ssize_t count, const int64_t** data,
-                     Py_ssize_t* at) noexcept:
+                     Py_ssize_t* at) noexcept nogil:
     cdef Py_ssize_t i = 0, child
     while True:
         child = 2 * i + 1

@@ -105,6 +105,55 @@ def test_bad_row_names_its_partition_and_offset(client, tmp_path):
     assert not (tmp_path / "sitemap.xml").exists()
 
 
+def test_partitions_stored_a_prefix_at_a_time_equal_the_local_schedulers_set(client,
+                                                                             tmp_path):
+    """On the cluster the second pass starts as each prefix of partitions is prepared
+    (merged again when the prefix doubles); on a local scheduler it waits for all. Both
+    keep each repeat's first copy, so the files are the same bytes. Repeats reach back
+    one, two and five partitions, across every merge's edge."""
+    import dask
+    import pandas as pd
+
+    def part(p: int) -> pd.DataFrame:
+        own = [f"{data.BASE}q/{p}/{r}" for r in range(300)]
+        back = [f"{data.BASE}q/{p - d}/{r}" for d in (1, 2, 5) if p >= d
+                for r in range(d, 300, 37)]
+        return pd.DataFrame({"loc": back[::2] + own + back[1::2],
+                             "lastmod": f"2024-01-{1 + p:02d}"})
+
+    parts = 9
+    repeats = sum(len(range(d, 300, 37)) for p in range(parts) for d in (1, 2, 5) if p >= d)
+    on_cluster = write_sitemaps(dd.from_map(part, range(parts)), tmp_path / "a", data.BASE,
+                                max_urls=130, fsync=False)
+    with dask.config.set(scheduler="sync"):
+        local = write_sitemaps(dd.from_map(part, range(parts)), tmp_path / "b", data.BASE,
+                               max_urls=130, fsync=False)
+    assert (on_cluster.url_count, on_cluster.duplicate_count) == (parts * 300, repeats)
+    assert (local.url_count, local.duplicate_count) == (parts * 300, repeats)
+    assert files(tmp_path / "a") == files(tmp_path / "b")
+    assert len(read_set(tmp_path / "a", data.BASE, max_urls=130).locs) == parts * 300
+    assert any("partition 5: " in e and "q/0/" in e for e in on_cluster.examples)
+
+
+def test_a_bad_row_in_a_late_partition_leaves_the_old_set_live(client, tmp_path):
+    """The keys-first path on a cluster stores a prefix of partitions while later ones
+    are still read: when a later one fails, the old set stays live, and whatever the
+    stored prefix left behind goes with the next set's commit."""
+    out = tmp_path / "site"
+    old = write_sitemaps(db.from_sequence([f"{data.BASE}old/{i}" for i in range(50)]), out,
+                         data.BASE, fsync=False)
+    items = [f"{data.BASE}y/{i}" for i in range(400)] + ["ftp://shop.example.com/y"]
+    with pytest.raises(Exception, match=r"partition 4, entry 1: loc 'ftp://.*loc-scheme"):
+        write_sitemaps(db.from_sequence(items, partition_size=100), out, data.BASE,
+                       fsync=False)
+    assert sorted(os.listdir(out)) >= sorted([*old.shard_files, "sitemap.xml"])
+    assert {loc.split("/")[3] for loc in read_set(out, data.BASE).locs} == {"old"}
+    new = write_sitemaps(db.from_sequence(items[:400], partition_size=100), out, data.BASE,
+                         fsync=False)
+    assert sorted(os.listdir(out)) == sorted([*new.shard_files, *new.retained, "sitemap.xml"]), (
+        sorted(os.listdir(out)), new.shard_files, new.retained)
+
+
 def test_tables_need_offsets_and_known_columns(client, tmp_path):
     import pandas as pd
 

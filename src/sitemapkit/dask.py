@@ -8,7 +8,11 @@ and no row read twice: a first pass reads, checks and formats each partition
 (``write.prepared``), and its shards stay on the worker, unwritten, as the task's
 result (Dask spills them to disk as it spills any result); the driver gathers only
 their URLs' sorted 8-byte keys and merges them to find the repeats, and each
-partition's shards are then stored with the repeats cut out, where they are.
+partition's shards are then stored with the repeats cut out, where they are. A
+partition's repeats depend only on the partitions before it, so on a ``distributed``
+cluster the driver merges the keys of each finished prefix (when it has doubled, to
+keep the merges' total within twice the last one) and stores those partitions while
+the rest are still read: no barrier between the passes.
 ``unique=True`` skips the first pass for data you guarantee has no duplicate URLs.
 Text sitemaps keep no lastmod to cut by: their partitions are read twice (keys,
 then a write that leaves the repeats out).
@@ -41,7 +45,7 @@ def write_sitemaps(data: Any, out: str | os.PathLike[str], base_url: str, *,
     priority; or a Bag of URL strings, mappings or UrlEntry) as one sitemap set."""
     import dask.bag as db
     import dask.dataframe as dd
-    from dask.base import compute, persist
+    from dask.base import compute
     from dask.delayed import delayed
 
     started = time.perf_counter()
@@ -59,27 +63,87 @@ def write_sitemaps(data: Any, out: str | os.PathLike[str], base_url: str, *,
                  .to_delayed())
     target = os.fspath(out)
     if unique:
-        tasks = [delayed(_write, pure=True)(part, target, prefix, pid, opts, storage_options,
-                                            columns, b"")
-                 for pid, part in enumerate(parts)]
+        manifests = compute(*[delayed(_write, pure=True)(part, target, prefix, pid, opts,
+                                                         storage_options, columns, b"")
+                              for pid, part in enumerate(parts)])  # type: ignore[no-untyped-call]
     elif opts.format == "text":  # read twice: keys, then the write
         keys = compute(*[delayed(_keys, pure=True)(part, prefix, pid, opts, columns)
                          for pid, part in enumerate(parts)])  # type: ignore[no-untyped-call]
         drops = repeated_keys(keys)
-        tasks = [delayed(_write, pure=True)(part, target, prefix, pid, opts, storage_options,
-                                            columns, drops.get(pid, b""))
-                 for pid, part in enumerate(parts)]
+        manifests = compute(*[delayed(_write, pure=True)(part, target, prefix, pid, opts,
+                                                         storage_options, columns,
+                                                         drops.get(pid, b""))
+                              for pid, part in enumerate(parts)])  # type: ignore[no-untyped-call]
     else:  # each partition's shards kept where they were formatted until the keys merge
-        kept = persist(*[delayed(_prepare, pure=True)(part, prefix, pid, opts, columns)
-                         for pid, part in enumerate(parts)])  # type: ignore[no-untyped-call]
-        drops = repeated_keys(compute(*[delayed(_keys_of, pure=True)(k)
-                                        for k in kept]))  # type: ignore[no-untyped-call]
-        tasks = [delayed(_finish, pure=True)(k, target, drops.get(pid, b""), storage_options)
-                 for pid, k in enumerate(kept)]
-    manifests = compute(*tasks)  # type: ignore[no-untyped-call]
+        prepare = [delayed(_prepare, pure=True)(part, prefix, pid, opts, columns)
+                   for pid, part in enumerate(parts)]
+        client = _client()
+        manifests = (_by_prefix(client, prepare, target, storage_options) if client
+                     else _after_all(prepare, target, storage_options))
     result = commit(out, manifests, prefix, options=opts, storage_options=storage_options)
     result.elapsed = time.perf_counter() - started
     return result
+
+
+def _client() -> Any:
+    """The ``distributed`` Client that ``dask.compute`` would use here, or None (a
+    local scheduler: it has no futures to pipeline with)."""
+    from dask.base import get_scheduler
+
+    owner = getattr(get_scheduler(), "__self__", None)  # type: ignore[no-untyped-call]
+    try:
+        from distributed import Client
+    except ImportError:
+        return None
+    return owner if isinstance(owner, Client) else None
+
+
+def _after_all(prepare: list[Any], target: str,
+               storage_options: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """Both passes on a local scheduler: every partition prepared (and kept), then the
+    keys merged once, then every partition stored."""
+    from dask.base import compute, persist
+    from dask.delayed import delayed
+
+    kept = persist(*prepare)  # type: ignore[no-untyped-call]
+    drops = repeated_keys(compute(*[delayed(_keys_of, pure=True)(k)
+                                    for k in kept]))  # type: ignore[no-untyped-call]
+    manifests: list[dict[str, Any]] = compute(*[  # type: ignore[no-untyped-call]
+        delayed(_finish, pure=True)(k, target, drops.get(pid, b""), storage_options)
+        for pid, k in enumerate(kept)])
+    return manifests
+
+
+def _by_prefix(client: Any, prepare: list[Any], target: str,
+               storage_options: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """Both passes on a cluster, the second started a prefix at a time: partition p's
+    repeats are the keys partitions 0..p-1 hold, so once every partition up to p is
+    prepared they are final. The merge runs again each time the finished prefix has
+    doubled (and at the end), so all merges together cost at most twice the last."""
+    from distributed import as_completed
+
+    kept = client.compute(prepare)
+    pending = {client.submit(_keys_of, k, pure=False): pid for pid, k in enumerate(kept)}
+    keys: list[bytes | None] = [None] * len(kept)
+    finishing: list[Any] = []
+    merged = 0
+    try:
+        for done in as_completed(list(pending)):  # type: ignore[no-untyped-call]
+            keys[pending[done]] = done.result()
+            ready = merged
+            while ready < len(keys) and keys[ready] is not None:
+                ready += 1
+            if ready == len(keys) or ready >= 2 * max(merged, 1):
+                drops = repeated_keys([k or b"" for k in keys[:ready]])
+                finishing += [client.submit(_finish, kept[pid], target, drops.get(pid, b""),
+                                            storage_options, pure=False)
+                              for pid in range(merged, ready)]
+                merged = ready
+    except BaseException:  # a partition failed: stop the rest (what was stored is not
+        client.cancel(kept + list(pending) + finishing)  # live; the next commit tidies it)
+        raise
+    manifests: list[dict[str, Any]] = client.gather(finishing)
+    return manifests
 
 
 def _check_dtypes(dtypes: Any) -> None:
