@@ -26,6 +26,7 @@ from cpython.datetime cimport (
     timedelta_microseconds,
     timedelta_seconds,
 )
+from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
 from cpython.object cimport PyObject_Hash
 from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
@@ -1510,6 +1511,85 @@ cdef class UrlsetBuffer:
                 fn[k] = b - a
         if f[0] == NULL:
             return SLOW_
+        return self._offer_line(f[0], fn[0], f[1], fn[1], f[2], fn[2], f[3], fn[3])
+
+    def feed_cells(self, tuple cells not None, Py_ssize_t start, Py_ssize_t rows):
+        """As ``_urlset_py.UrlsetBuffer.feed_cells``: rows read where Arrow keeps them."""
+        cdef Py_buffer views[8]
+        cdef bint held[8]
+        cdef const char* offsets[4]
+        cdef const char* values[4]
+        cdef Py_ssize_t nvalues[4]
+        cdef Py_ssize_t base[4]
+        cdef Py_ssize_t noffsets, row = start, k
+        cdef int status
+        cdef object column
+        if len(cells) != 4 or start < 0 or start > rows:
+            raise ValueError("feed_cells: four columns (or None) and 0 <= start <= rows")
+        for k in range(8):
+            held[k] = False
+        try:
+            for k in range(4):
+                offsets[k] = NULL
+                column = cells[k]
+                if column is None:
+                    continue
+                PyObject_GetBuffer((<tuple?>column)[0], &views[2 * k], PyBUF_SIMPLE)
+                held[2 * k] = True
+                PyObject_GetBuffer(column[1], &views[2 * k + 1], PyBUF_SIMPLE)
+                held[2 * k + 1] = True
+                offsets[k] = <const char*>views[2 * k].buf
+                noffsets = views[2 * k].len // 8
+                values[k] = <const char*>views[2 * k + 1].buf
+                nvalues[k] = views[2 * k + 1].len
+                base[k] = column[2]
+            while row < rows:
+                for k in range(4):  # as the reference checks it, before each row
+                    if offsets[k] != NULL and (base[k] < 0 or
+                                               base[k] + row + 1 >= views[2 * k].len // 8):
+                        raise ValueError("feed_cells: a row past the offsets")
+                status = self._cells_row(offsets, values, nvalues, base, row)
+                if status == ADDED_:
+                    self.consumed += 1
+                    row += 1
+                    continue
+                if status == DUPLICATE_:
+                    self.consumed += 1
+                elif status == SLOW_:
+                    self.slow_alternates = None
+                return status, row, row + 1
+            return EXHAUSTED_, rows, rows
+        finally:
+            for k in range(8):
+                if held[k]:
+                    PyBuffer_Release(&views[k])
+
+    cdef int _cells_row(self, const char** offsets, const char** values,
+                        Py_ssize_t* nvalues, Py_ssize_t* base, Py_ssize_t row) except -1:
+        """One row's cells, checked as a table line's cells are."""
+        cdef const char* f[4]
+        cdef Py_ssize_t fn[4]
+        cdef int64_t a, b
+        cdef int k
+        for k in range(4):
+            f[k] = NULL
+            fn[k] = 0
+            if offsets[k] == NULL:
+                continue
+            memcpy(&a, offsets[k] + 8 * (base[k] + row), 8)  # any alignment
+            memcpy(&b, offsets[k] + 8 * (base[k] + row + 1), 8)
+            if a < 0 or b < a or b > nvalues[k]:
+                raise ValueError("feed_cells: offsets outside the values")
+            if _padded(values[k] + a, <Py_ssize_t>(b - a)):
+                return SLOW_
+            if b > a:
+                if k != 0 and not _is_ascii(values[k] + a, <Py_ssize_t>(b - a)):
+                    return SLOW_
+                f[k] = values[k] + a
+                fn[k] = <Py_ssize_t>(b - a)
+        if f[0] == NULL:
+            return SLOW_
+        self.alt_at = NULL
         return self._offer_line(f[0], fn[0], f[1], fn[1], f[2], fn[2], f[3], fn[3])
 
     cdef int _json_line(self, const char* p, Py_ssize_t n) except -1:

@@ -1,9 +1,11 @@
-"""Arrow columns into the writer (``sources.arrowcols``): Arrow's kernels join each row
-into a line for the hot unit's byte path, and the rows it leaves come from the
-columns. Hypothesis writes random tables (quotes, tabs and line breaks in values,
-nulls and empty cells, bad rows, slices with offsets, small chunks), and for both
-twins the shard bytes, duplicates, skips and errors equal those of the same rows
-handed over as Python entries."""
+"""Arrow columns into the writer (``sources.arrowcols``): the hot unit reads each row
+where Arrow keeps it (``feed_cells``: 64-bit offsets and values), and the rows it leaves
+come from the columns as Python values. Hypothesis writes random tables (quotes, tabs
+and line breaks in values, nulls and empty cells, bad rows, slices with offsets, small
+chunks), and for both twins the shard bytes, duplicates, skips and errors equal those
+of the same rows handed over as Python entries; ``feed_cells`` itself gives the same
+statuses, rows, shard states and keys in both twins, and both refuse offsets that
+point outside their buffers."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from twin_drivers import outcome, shards_and_counts
+from twin_drivers import drive_cells, outcome, shards_and_counts
 
 from sitemapkit import UrlEntry
 from sitemapkit.errors import ConfigError
@@ -111,3 +113,61 @@ def test_keys_from_arrow_equal_keys_from_entries():
     from_arrow = partition_keys(pa.table({"loc": locs}), BASE, 0)
     assert from_arrow == partition_keys(locs, BASE, 0)
     assert len(from_arrow) == 8 * 3000
+
+
+def raw_cells(columns: list[list[bytes]], base: int = 0) -> tuple[object, ...]:
+    """loc, lastmod, changefreq, priority columns as feed_cells takes them: 64-bit
+    offsets (``base`` unused ones first) and the values, in plain bytes."""
+    from array import array
+
+    out: list[object] = []
+    for values in columns:
+        if not values:
+            out.append(None)
+            continue
+        ends = array("q", [0] * base)
+        at = 0
+        for value in values:
+            ends.append(at)
+            at += len(value)
+        ends.append(at)
+        out.append((ends.tobytes(), b"".join(values), base))
+    return tuple(out + [None] * (4 - len(out)))
+
+
+cell = st.sampled_from([b"", b" ", b"a\tb", b"\n", b'"', b"\xc3\xbc", b"\xff", b"x" * 3])
+
+
+@settings(max_examples=300, deadline=None)
+@given(rows=st.lists(st.tuples(st.sampled_from([p.encode() for p in
+                                                 ["p/1", "p/2", "p/1", "q?a=1&b=2", "ü", ""]])
+                               | cell, st.sampled_from([v.encode() for v in LASTMODS if v])
+                               | cell, st.sampled_from([b"daily", b"never"]) | cell,
+                               st.sampled_from([b"0.5", b"1.0"]) | cell), max_size=25),
+       width=st.integers(1, 4), base=st.integers(0, 2), max_urls=st.integers(1, 6),
+       keyed=st.booleans())
+def test_feed_cells_twins_agree_row_by_row(both_impls, rows, width, base, max_urls, keyed):
+    """Every status, row, shard state and key of feed_cells alike in both twins, on
+    cells with padding, tabs, line ends, quotes, non-ASCII and invalid UTF-8."""
+    columns = [[BASE.encode() + r[0] if k == 0 and r[0][:1].isalpha() else r[k]
+                for r in rows] for k in range(width)]
+    cells = raw_cells(columns, base) if rows else (None,) * 4
+    traces = [drive_cells(impl.module, cells, len(rows), max_urls, keyed)
+              for impl in both_impls]
+    assert traces[0] == traces[-1]
+
+
+@pytest.mark.parametrize(("ends", "rows", "message"), [
+    ([0, 5, 99], 2, "offsets outside the values"),  # past the values' end
+    ([0, 5, 3], 2, "offsets outside the values"),   # going backwards
+    ([-1, 5], 1, "offsets outside the values"),
+    ([0, 5], 2, "a row past the offsets"),
+])
+def test_feed_cells_refuses_offsets_outside_its_buffers(both_impls, ends, rows, message):
+    from array import array
+
+    values = (BASE + "p/1x").encode()[:10]
+    cells = ((array("q", ends).tobytes(), values, 0), None, None, None)
+    for impl in both_impls:
+        trace = drive_cells(impl.module, cells, rows)
+        assert trace[-1] == ("ValueError", f"feed_cells: {message}"), impl

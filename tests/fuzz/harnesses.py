@@ -30,7 +30,7 @@ from types import ModuleType
 from typing import Any
 from unittest import mock
 
-from twin_drivers import BASE, drive_lines, offer_outcome, validate_outcome, via_lines
+from twin_drivers import BASE, drive_cells, drive_lines, offer_outcome, validate_outcome, via_lines
 
 from sitemapkit import UrlEntry
 from sitemapkit._urlset import _urlset_c, _urlset_py
@@ -239,9 +239,39 @@ def shard_edits(data: bytes) -> None:
         _same([m.sort_keys(keys) for m in TWINS], "sort_keys", data)
 
 
+def arrow_cells(data: bytes) -> None:
+    """``feed_cells`` on cells cut from the input at NUL bytes, dealt round-robin into
+    1 to 4 columns (loc, lastmod, changefreq, priority) of 64-bit offsets and values:
+    both twins give the same statuses, rows, shard states and keys, or the same error.
+    Knob bits: 1-2 the column count - 1, 4 keyed, 8 a small shard, 16 the loc made
+    absolute, 32-64 one offset bent (past the end, backwards, negative), 128 a row more
+    than the offsets hold."""
+    from array import array
+
+    knob, body = _knobs(data)
+    width = 1 + (knob & 3)
+    pieces = body.split(b"\0")
+    rows = len(pieces) // width
+    cells: list[object] = []
+    for k in range(width):
+        values = pieces[k::width][:rows]
+        if k == 0 and knob & 16:
+            values = [BASE.encode() + v for v in values]
+        ends = array("q", [0])
+        for value in values:
+            ends.append(ends[-1] + len(value))
+        bend = (knob >> 5) & 3
+        if bend and k == 0 and len(ends) > 1:
+            ends[len(ends) // 2] = (ends[-1] + 1, -1, -5)[bend - 1]
+        cells.append((ends.tobytes(), b"".join(values), 0))
+    traces = [drive_cells(m, tuple(cells + [None] * (4 - width)), rows + (knob >> 7),
+                          2 if knob & 8 else 50_000, bool(knob & 4)) for m in TWINS]
+    _same(traces, "feed_cells", data)
+
+
 HARNESSES: dict[str, Callable[[bytes], None]] = {
     "scan": scan, "scan_gzip": scan_gzip,
     **{f"lines_{fmt}": _lines(fmt) for fmt in ("text", "csv", "tsv", "jsonl")},
     "json_string": json_string, "lastmod": lastmod, "loc": loc, "crc32_lines": crc32_lines,
-    "heads": heads, "shard_edits": shard_edits,
+    "heads": heads, "shard_edits": shard_edits, "arrow_cells": arrow_cells,
 }

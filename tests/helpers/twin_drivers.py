@@ -49,6 +49,33 @@ def drive_lines(m: ModuleType, data: bytes, layout: int = 1, sep: int = 9,
             pos = end
 
 
+def drive_cells(m: ModuleType, cells: tuple[Any, ...], rows: int, max_urls: int = 50_000,
+                keyed: bool = False) -> list[Any]:
+    """``feed_cells`` as the writer drives it: every status, row and shard state seen
+    (a SLOW or DUPLICATE row passed over, a FULL shard closed), or the error raised."""
+    buf = m.UrlsetBuffer(BASE, max_urls, 10_485_760, m.LocSet(), 2**40, False, True)
+    if keyed:
+        buf.key_locs()
+    trace: list[Any] = []
+    row = 0
+    while True:
+        try:
+            status, start, end = buf.feed_cells(cells, row, rows)
+        except ValueError as exc:
+            return [*trace, ("ValueError", str(exc))]
+        trace.append((status, start, end, buf.consumed, buf.count, buf.nbytes,
+                      buf.newest_lastmod, buf.pairs()))
+        if status == m.EXHAUSTED:
+            return [*trace, buf.getvalue(), buf.take_keys()]
+        if status == m.FULL:
+            trace.append(buf.getvalue())
+            buf.reset()
+            trace.append(buf.take_keys())
+            row = start
+        else:
+            row = end
+
+
 def outcome(run: Any) -> tuple[Any, ...]:
     """("ok", what ``run`` returned) or the documented error it raised, by type and text."""
     try:

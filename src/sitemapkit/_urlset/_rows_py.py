@@ -7,6 +7,7 @@ line: the Python readers (``sources.inputs``) then parse exactly that line as th
 always do. So this module only has to recognise the plain lines; anything unusual
 (quotes, a byte-order mark, padding, escapes in JSON, a wrong field count) is SLOW.
 ``ext/_urlset_c.pyx`` makes the same decisions in C.
+``_cells_py`` reads the rows of Arrow text columns with the same cell checks.
 """
 
 from __future__ import annotations

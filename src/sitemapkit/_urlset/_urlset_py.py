@@ -10,12 +10,14 @@ shared Python rules, then calls ``add`` with canonical strings.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from ..protocol import CHANGEFREQS
 from ..rules.dates import lastmod_key
 from ..rules.hreflang import Alternates
 from ..rules.model import UrlEntry
 from ._canonical_py import canonical_lastmod, canonical_loc, canonical_priority, encode_tail
+from ._cells_py import feed_cells as _feed_cells
 from ._kernels_py import CRC32_CLMUL as CRC32_CLMUL  # the kernels: this twin's too
 from ._kernels_py import LocKeys
 from ._kernels_py import count_lines as count_lines
@@ -161,6 +163,10 @@ class UrlsetBuffer:
                 self.slow_alternates = raw
             return status, pos, end
         return EXHAUSTED, n, n
+
+    def feed_cells(self, cells: tuple[Any, ...], start: int, rows: int) -> tuple[int, int, int]:
+        """``feed_lines`` over rows of Arrow text columns (``_cells_py.feed_cells``)."""
+        return _feed_cells(self, cells, start, rows)
 
     def _offer_fields(self, loc: bytes | None, lastmod: bytes | None,
                       changefreq: bytes | None, priority: object, alternates: bytes | None

@@ -1,39 +1,33 @@
 """Arrow columns (a table, record batches: what Dask, Spark's ``mapInArrow``, Polars,
-DuckDB and Parquet hand over) as a line source for the hot unit's byte path, with no
-Python object per row.
+DuckDB and Parquet hand over) as a row source for the hot unit, with no Python object
+per row.
 
-Arrow's own C++ kernels join each row's cells into one tab-separated line (``loc``,
-then ``lastmod``, ``changefreq``, ``priority``, then an empty cell, so the line's end
-is a fixed ``\\t\\n``), and the values buffer of that joined array is the block the hot
-unit reads: ``UrlsetBuffer.feed_lines``, the same code (C and pure twins, the same
-fuzzing) that reads TSV files. A row the fast path leaves (SLOW: a quote, a value to
-rewrite, a bad row) is taken from the columns themselves, one row at a time, and
-written as any Python entry is. A chunk whose values hold a tab or a line break
-(which would split or merge lines) is fed row by row from the columns. Null and empty
-cells are absent fields, as in a CSV file.
+Each column is read where Arrow keeps it, as 64-bit offsets and values
+(``UrlsetBuffer.feed_cells``, in both twins): every row's cells get the checks a TSV
+line's cells get, and the fast path takes the row or answers SLOW. A SLOW row (a value
+to rewrite, a bad row) is taken from the columns as Python values, one row at a time,
+and written as any Python entry is. Null and empty cells are absent fields, as in a
+CSV file.
 
 pyarrow is optional (the ``parquet`` extra); this module imports it on use.
 """
 
 from __future__ import annotations
 
-from array import array
-from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from .._urlset._rows_py import TABLE
 from ..errors import ConfigError
 from ..rules.model import UrlEntry
 from .partitions import COLUMNS, table_columns
 
-CHUNK_ROWS = 1 << 16  # rows per block: ~6 MB of lines, and the GIL handed back often
-_SLOW_LINE = b'"\n'  # a line the fast path always leaves (a quote): the row is read here
+CHUNK_ROWS = 1 << 16  # rows per block, so the GIL is handed back often
 
 
 class ArrowSource:
     """Record batches (or a table) with a ``loc`` column and any of ``lastmod``,
-    ``changefreq`` and ``priority``, as ``write.stream.LineSource``."""
+    ``changefreq`` and ``priority``, as ``write.stream.LineSource``: positions are row
+    numbers in the current chunk."""
 
     def __init__(self, data: Any, what: str = "the Arrow data") -> None:
         import pyarrow as pa
@@ -50,57 +44,43 @@ class ArrowSource:
         self.columns = table_columns(self.schema.names, what)
         for name in self.columns[1:]:
             _check_type(name, self.schema.field(name).type)
-        width = len(self.columns) + 1  # the empty last cell
-        index = tuple(self.columns.index(c) if c in self.columns else -1 for c in COLUMNS)
-        self.layout: tuple[int, int, tuple[int, ...], int] = (TABLE, 9, index, width)
         self._batches: Iterable[Any] = batches
-        self.block = b""
         self._rows: list[list[Any]] = []  # the text columns as Python values, on demand
         self._cells: list[Any] = []  # the current chunk's columns as text
-        self._ends: memoryview | None = None  # line starts; None: every line is SLOW
+        self._buffers: tuple[Any, ...] = (None,) * len(COLUMNS)  # feed_cells' view
+        self._count = 0
 
     def blocks(self) -> Iterator[int]:
-        """Make each chunk of rows the current block; every block starts at 0."""
+        """Make each chunk of rows the current block; every block starts at row 0."""
         for batch in self._batches:
             for start in range(0, batch.num_rows, CHUNK_ROWS):
                 self._load(batch.slice(start, CHUNK_ROWS).select(self.columns))
                 yield 0
 
+    def feed(self, buf: Any, pos: int) -> tuple[int, int, int]:
+        return buf.feed_cells(self._buffers, pos, self._count)  # type: ignore[no-any-return]
+
     def _load(self, chunk: Any) -> None:
-        import pyarrow as pa
         import pyarrow.compute as pc
 
         self._rows = []
-        cells = self._cells = [_as_text(chunk.column(name)) for name in self.columns]
-        text = pa.large_string()  # one type for the kernel, 64-bit offsets to read
-        lines = pc.binary_join_element_wise(*cells, pa.scalar("\n", text), pa.scalar("\t", text),
-                                            null_handling="replace", null_replacement="")
-        _, offsets, values = lines.buffers()
-        ends = memoryview(offsets).cast("q")[lines.offset:lines.offset + len(lines) + 1]
-        first, last = ends[0], ends[-1]
-        block = values[first:last].to_pybytes()
-        rows = chunk.num_rows  # the join adds exactly these separators: any more is a value's
-        if (block.count(b"\n") != rows or block.count(b"\t") != rows * len(self.columns)
-                or b"\r" in block):
-            self.block, self._ends = _SLOW_LINE * rows, None
-            return
-        self.block = block
-        self._ends = ends if first == 0 else memoryview(array("q", (e - first for e in ends)))
-
-    def _row(self, start: int) -> int:
-        if self._ends is None:
-            return start // len(_SLOW_LINE)
-        return bisect_right(self._ends, start) - 1
+        self._cells = [_as_text(chunk.column(name)) for name in self.columns]
+        buffers: list[Any] = [None] * len(COLUMNS)
+        for name, cells in zip(self.columns, self._cells, strict=True):
+            if cells.null_count:
+                cells = pc.fill_null(cells, "")  # null and empty: both absent
+            _, offsets, values = cells.buffers()
+            buffers[COLUMNS.index(name)] = (offsets, values or b"", cells.offset)
+        self._buffers, self._count = tuple(buffers), chunk.num_rows
 
     def parse(self, start: int, end: int) -> tuple[list[object], int]:
-        """The row whose line starts at ``start``, from the columns themselves (as the
-        text the line was joined from: both paths read the same values)."""
+        """The row at ``start``, from the columns themselves (the text the cells were
+        read from: both paths read the same values)."""
         if not self._rows:
             self._rows = [cells.to_pylist() for cells in self._cells]
-        row = self._row(start)
         fields: dict[str, Any] = dict.fromkeys(COLUMNS)
         for name, values in zip(self.columns, self._rows, strict=True):
-            value = values[row]
+            value = values[start]
             fields[name] = None if value is None or value == "" else value
         return [UrlEntry(fields["loc"], fields["lastmod"], fields["changefreq"],
                          fields["priority"])], end

@@ -14,7 +14,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Callable, Iterator
-from typing import IO
+from typing import IO, Any
 
 from .._urlset import count_lines
 from .._urlset._rows_py import JSONL, TABLE, TEXT
@@ -48,6 +48,10 @@ class LineReader:
     @property
     def line(self) -> int:
         return self.parser.line
+
+    def feed(self, buf: Any, pos: int) -> tuple[int, int, int]:
+        """The hot unit reads the block's plain lines from ``pos`` itself."""
+        return buf.feed_lines(self.block, pos, *self.layout)  # type: ignore[no-any-return]
 
     def blocks(self) -> Iterator[int]:
         """Make each block of complete lines current (``self.block``) and yield the

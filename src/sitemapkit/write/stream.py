@@ -33,20 +33,22 @@ EXAMPLES_KEPT = 100  # skipped entries and duplicates kept as examples in the re
 
 @runtime_checkable
 class LineSource(Protocol):
-    """An input read as blocks of lines (``sources.lines.LineReader``): the hot unit
-    reads plain rows from ``block``; the source parses the lines it leaves."""
-
-    block: bytes
-    layout: tuple[int, int, tuple[int, ...], int]  # feed_lines' layout, sep, columns, width
+    """An input read as blocks of rows (``sources.lines.LineReader``: lines of bytes;
+    ``sources.arrowcols.ArrowSource``: Arrow columns): the hot unit reads the plain
+    rows itself (``feed``); the source parses the rows it leaves."""
 
     def blocks(self) -> Iterator[int]:
         """Make each block current; yield where its first row starts."""
 
+    def feed(self, buf: object, pos: int) -> tuple[int, int, int]:
+        """The hot unit's ``feed_lines`` (or ``feed_cells``) over the current block from
+        ``pos``: (status, the row's start, its end)."""
+
     def parse(self, start: int, end: int) -> tuple[list[object], int]:
-        """The entries of the line at ``start``, and where the next line starts."""
+        """The entries of the row at ``start``, and where the next row starts."""
 
     def loc_at(self, start: int, end: int) -> str:
-        """The loc of the line at ``start`` (to name a duplicate)."""
+        """The loc of the row at ``start`` (to name a duplicate)."""
 
 
 @dataclass
@@ -108,7 +110,7 @@ class ShardStream:
         buf, impl = self.buf, self.impl
         for pos in source.blocks():
             while True:
-                status, start, end = buf.feed_lines(source.block, pos, *source.layout)
+                status, start, end = source.feed(buf, pos)
                 if status == impl.EXHAUSTED:
                     break
                 if status == impl.DUPLICATE:  # named while examples are wanted
