@@ -64,12 +64,14 @@ cdef extern from *:
        most of the core idle; with AVX2 four messages go through one compression
        side by side, one per 64-bit lane (about three times the keys a second). */
     enum { SK_LANES = 4, SK_BLOCK = 128 };
+    /* h[0]'s parameter block: digest length 8, no key, fanout 1, depth 1 */
+    #define SK_B2B_PARAM 0x01010008ULL
     static uint64_t sk_b2b_first_word(const unsigned char* msg, size_t n) {
         uint64_t h[8];
         unsigned char block[SK_BLOCK];
         int i;
         for (i = 0; i < 8; i++) h[i] = sk_b2b_iv[i];
-        h[0] ^= 0x01010008;  /* parameter block: digest length 8, no key, fanout 1, depth 1 */
+        h[0] ^= SK_B2B_PARAM;
         memset(block, 0, SK_BLOCK);
         memcpy(block, msg, n);
         sk_b2b_compress(h, block, (uint64_t)n, 1);
@@ -100,19 +102,17 @@ cdef extern from *:
             15, 8, 9, 2, 3, 4, 5, 6, 7, 0, 1, 10, 11, 12, 13, 14, 15, 8, 9);
         const __m256i r24 = _mm256_setr_epi8(3, 4, 5, 6, 7, 0, 1, 2, 11, 12, 13, 14, 15,
             8, 9, 10, 3, 4, 5, 6, 7, 0, 1, 2, 11, 12, 13, 14, 15, 8, 9, 10);
-        unsigned char blocks[SK_LANES][SK_BLOCK];
-        uint64_t words[SK_LANES][16];
+        uint64_t words[SK_LANES][SK_BLOCK / 8];  /* x86: the block's little-endian words */
         __m256i m[16];
         int i, lane;
         for (lane = 0; lane < SK_LANES; lane++) {
-            memset(blocks[lane], 0, SK_BLOCK);
-            memcpy(blocks[lane], msg[lane], n[lane]);
-            memcpy(words[lane], blocks[lane], SK_BLOCK);  /* x86: little-endian words */
+            memset(words[lane], 0, SK_BLOCK);
+            memcpy(words[lane], msg[lane], n[lane]);
         }
         for (i = 0; i < 16; i++)
             m[i] = _mm256_setr_epi64x((long long)words[0][i], (long long)words[1][i],
                                       (long long)words[2][i], (long long)words[3][i]);
-        const __m256i h0 = _mm256_set1_epi64x((long long)(sk_b2b_iv[0] ^ 0x01010008));
+        const __m256i h0 = _mm256_set1_epi64x((long long)(sk_b2b_iv[0] ^ SK_B2B_PARAM));
         __m256i v0 = h0, v1 = _mm256_set1_epi64x((long long)sk_b2b_iv[1]),
             v2 = _mm256_set1_epi64x((long long)sk_b2b_iv[2]),
             v3 = _mm256_set1_epi64x((long long)sk_b2b_iv[3]),
@@ -161,6 +161,7 @@ cdef extern from *:
     }
     """
     const uint64_t* sk_b2b_iv
+    const uint64_t SK_B2B_PARAM
     enum: SK_LANES, SK_BLOCK
     void _b2b_compress "sk_b2b_compress"(uint64_t* h, const unsigned char* block,
                                          uint64_t counter, bint last) noexcept nogil
@@ -180,7 +181,7 @@ cdef uint64_t _loc_key(const char* data, Py_ssize_t n) noexcept nogil:
     cdef int i
     for i in range(8):
         h[i] = sk_b2b_iv[i]
-    h[0] ^= 0x01010008  # parameter block: digest length 8, no key, fanout 1, depth 1
+    h[0] ^= SK_B2B_PARAM
     while n - done > 128:  # every full block but the last goes in as it is
         _b2b_compress(h, p + done, <uint64_t>(done + 128), False)
         done += 128

@@ -1521,7 +1521,7 @@ cdef class UrlsetBuffer:
         cdef const char* values[4]
         cdef Py_ssize_t nvalues[4]
         cdef Py_ssize_t base[4]
-        cdef Py_ssize_t noffsets, row = start, k
+        cdef Py_ssize_t row = start, k
         cdef int status
         cdef object column
         if len(cells) != 4 or start < 0 or start > rows:
@@ -1539,15 +1539,14 @@ cdef class UrlsetBuffer:
                 PyObject_GetBuffer(column[1], &views[2 * k + 1], PyBUF_SIMPLE)
                 held[2 * k + 1] = True
                 offsets[k] = <const char*>views[2 * k].buf
-                noffsets = views[2 * k].len // 8
                 values[k] = <const char*>views[2 * k + 1].buf
                 nvalues[k] = views[2 * k + 1].len
                 base[k] = column[2]
+                if views[2 * k].len % 8:
+                    raise ValueError("feed_cells: offsets are 64-bit integers")
+                if base[k] < 0 or base[k] + rows >= views[2 * k].len // 8:
+                    raise ValueError("feed_cells: more rows than offsets")
             while row < rows:
-                for k in range(4):  # as the reference checks it, before each row
-                    if offsets[k] != NULL and (base[k] < 0 or
-                                               base[k] + row + 1 >= views[2 * k].len // 8):
-                        raise ValueError("feed_cells: a row past the offsets")
                 status = self._cells_row(offsets, values, nvalues, base, row)
                 if status == ADDED_:
                     self.consumed += 1

@@ -161,13 +161,15 @@ def test_feed_cells_twins_agree_row_by_row(both_impls, rows, width, base, max_ur
     ([0, 5, 99], 2, "offsets outside the values"),  # past the values' end
     ([0, 5, 3], 2, "offsets outside the values"),   # going backwards
     ([-1, 5], 1, "offsets outside the values"),
-    ([0, 5], 2, "a row past the offsets"),
+    ([0, 5], 2, "more rows than offsets"),
+    (b"\0" * 12, 1, "offsets are 64-bit integers"),
 ])
 def test_feed_cells_refuses_offsets_outside_its_buffers(both_impls, ends, rows, message):
     from array import array
 
     values = (BASE + "p/1x").encode()[:10]
-    cells = ((array("q", ends).tobytes(), values, 0), None, None, None)
+    raw = ends if isinstance(ends, bytes) else array("q", ends).tobytes()
+    cells = ((raw, values, 0), None, None, None)
     for impl in both_impls:
         trace = drive_cells(impl.module, cells, rows)
         assert trace[-1] == ("ValueError", f"feed_cells: {message}"), impl

@@ -245,7 +245,7 @@ def arrow_cells(data: bytes) -> None:
     both twins give the same statuses, rows, shard states and keys, or the same error.
     Knob bits: 1-2 the column count - 1, 4 keyed, 8 a small shard, 16 the loc made
     absolute, 32-64 one offset bent (past the end, backwards, negative), 128 a row more
-    than the offsets hold."""
+    than the offsets hold (refused before any row is read)."""
     from array import array
 
     knob, body = _knobs(data)

@@ -23,23 +23,37 @@ def drive_lines(m: ModuleType, data: bytes, layout: int = 1, sep: int = 9,
                 columns: tuple[int, ...] = (0, 1, -1, -1), width: int = 2,
                 max_urls: int = 50_000, record: bool = False,
                 future_limit: int = 2**40, keyed: bool = False) -> list[Any]:
-    """``feed_lines`` as the writer drives it; every status, position and shard state
-    seen (a SLOW or DUPLICATE line is passed over, a FULL shard closed). ``keyed``: the
-    buffer keeps its URLs' keys, taken after each shard is reset (as late as allowed)."""
+    """``feed_lines`` as the writer drives it (``_drive``)."""
     buf = m.UrlsetBuffer(BASE, max_urls, 10_485_760, m.LocSet(), future_limit, False, record)
+    return _drive(m, buf, lambda pos: buf.feed_lines(data, pos, layout, sep, columns, width),
+                  record, keyed)
+
+
+def drive_cells(m: ModuleType, cells: tuple[Any, ...], rows: int, max_urls: int = 50_000,
+                keyed: bool = False) -> list[Any]:
+    """``feed_cells`` as the writer drives it (``_drive``)."""
+    buf = m.UrlsetBuffer(BASE, max_urls, 10_485_760, m.LocSet(), 2**40, False, True)
+    return _drive(m, buf, lambda row: buf.feed_cells(cells, row, rows), True, keyed)
+
+
+def _drive(m: ModuleType, buf: Any, feed: Any, record: bool, keyed: bool) -> list[Any]:
+    """Every status, position and shard state seen (a SLOW or DUPLICATE row passed
+    over, a FULL shard closed), then the error raised if one was. ``keyed``: the buffer
+    keeps its URLs' keys, taken after each shard is reset (as late as allowed)."""
     if keyed:
         buf.key_locs()
     trace: list[Any] = []
     pos = 0
     while True:
-        status, start, end = buf.feed_lines(data, pos, layout, sep, columns, width)
+        try:
+            status, start, end = feed(pos)
+        except ValueError as exc:
+            return [*trace, ("ValueError", str(exc))]
         trace.append((status, start, end, buf.consumed, buf.count, buf.nbytes,
                       buf.newest_lastmod, buf.pairs() if record else None,
                       buf.slow_alternates if status == m.SLOW else None))
         if status == m.EXHAUSTED:
-            trace.append(buf.getvalue())
-            trace.append(buf.take_keys())
-            return trace
+            return [*trace, buf.getvalue(), buf.take_keys()]
         if status == m.FULL:
             trace.append(buf.getvalue())
             buf.reset()
@@ -47,33 +61,6 @@ def drive_lines(m: ModuleType, data: bytes, layout: int = 1, sep: int = 9,
             pos = start
         else:
             pos = end
-
-
-def drive_cells(m: ModuleType, cells: tuple[Any, ...], rows: int, max_urls: int = 50_000,
-                keyed: bool = False) -> list[Any]:
-    """``feed_cells`` as the writer drives it: every status, row and shard state seen
-    (a SLOW or DUPLICATE row passed over, a FULL shard closed), or the error raised."""
-    buf = m.UrlsetBuffer(BASE, max_urls, 10_485_760, m.LocSet(), 2**40, False, True)
-    if keyed:
-        buf.key_locs()
-    trace: list[Any] = []
-    row = 0
-    while True:
-        try:
-            status, start, end = buf.feed_cells(cells, row, rows)
-        except ValueError as exc:
-            return [*trace, ("ValueError", str(exc))]
-        trace.append((status, start, end, buf.consumed, buf.count, buf.nbytes,
-                      buf.newest_lastmod, buf.pairs()))
-        if status == m.EXHAUSTED:
-            return [*trace, buf.getvalue(), buf.take_keys()]
-        if status == m.FULL:
-            trace.append(buf.getvalue())
-            buf.reset()
-            trace.append(buf.take_keys())
-            row = start
-        else:
-            row = end
 
 
 def outcome(run: Any) -> tuple[Any, ...]:

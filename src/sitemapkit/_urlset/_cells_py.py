@@ -19,20 +19,28 @@ from ._rows_py import Fields, _padded
 Cells = tuple[object, object, int]
 
 
-def cell_views(cells: tuple[Cells | None, ...]) -> list[Any]:
-    """Each column's (offsets as 64-bit integers, values as bytes, first offset)."""
-    return [None if c is None else (memoryview(c[0]).cast("B").cast("q"),  # type: ignore[arg-type]
-                                    memoryview(c[1]).cast("B"), c[2])  # type: ignore[arg-type]
-            for c in cells]
+def cell_views(cells: tuple[Cells | None, ...], rows: int) -> list[Any]:
+    """Each column's (offsets as 64-bit integers, values as bytes, first offset); a
+    column with fewer offsets than ``rows`` needs is refused before any row is read."""
+    views: list[Any] = []
+    for column in cells:
+        if column is None:
+            views.append(None)
+            continue
+        offsets = memoryview(column[0]).cast("B")  # type: ignore[arg-type]
+        if len(offsets) % 8:
+            raise ValueError("feed_cells: offsets are 64-bit integers")
+        ends, base = offsets.cast("q"), column[2]
+        if base < 0 or base + rows >= len(ends):
+            raise ValueError("feed_cells: more rows than offsets")
+        views.append((ends, memoryview(column[1]).cast("B"), base))  # type: ignore[arg-type]
+    return views
 
 
 def cell_fields(views: list[Any], row: int) -> Fields | None:
     """Row ``row`` of up to four Arrow text columns (loc, lastmod, changefreq, priority;
-    None: no such column) as fields, or None for SLOW. A row past any column's offsets,
-    or offsets outside its values, is refused (ValueError): the C twin reads there."""
-    for view in views:
-        if view is not None and (view[2] < 0 or view[2] + row + 1 >= len(view[0])):
-            raise ValueError("feed_cells: a row past the offsets")
+    None: no such column) as fields, or None for SLOW. Offsets outside a column's
+    values are refused (ValueError): the C twin would read there."""
     out: list[bytes | None] = []
     for k, view in enumerate(views):
         if view is None:
@@ -59,7 +67,7 @@ def feed_cells(buf: Any, cells: tuple[Cells | None, ...], start: int,
 
     if len(cells) != 4 or not 0 <= start <= rows:
         raise ValueError("feed_cells: four columns (or None) and 0 <= start <= rows")
-    views = cell_views(cells)
+    views = cell_views(cells, rows)
     for row in range(start, rows):
         fields = cell_fields(views, row)
         status = SLOW if fields is None else buf._offer_fields(*fields[:4], None)
