@@ -126,13 +126,17 @@ sk_crc_init()
 CRC32_CLMUL = bool(sk_crc_clmul_ok)
 
 
-def crc32(bytes data, uint32_t value=0, bint wide=True):
+def crc32(data, uint32_t value=0, bint wide=True):
     """``zlib.crc32``, as the gzip trailer needs it, without the GIL (shards are checked
-    in worker threads beside the main one). ``wide=False`` uses the tables alone (tests
-    compare both ways)."""
-    cdef const unsigned char* p = <const unsigned char*>PyBytes_AS_STRING(data)
-    cdef size_t n = <size_t>PyBytes_GET_SIZE(data)
+    in worker threads beside the main one), of any contiguous bytes (a cut shard is a
+    view of reused memory). ``wide=False`` uses the tables alone (tests compare both
+    ways)."""
+    cdef Py_buffer view
     cdef uint32_t out
-    with nogil:
-        out = sk_crc32(value, p, n, wide)
+    PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
+    try:
+        with nogil:
+            out = sk_crc32(value, <const unsigned char*>view.buf, <size_t>view.len, wide)
+    finally:
+        PyBuffer_Release(&view)
     return out

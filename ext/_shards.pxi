@@ -43,7 +43,7 @@ cdef enum:
 
 
 def drop_urls(bytes data not None, bytes keys not None, bytes drop not None, bint text,
-              Py_ssize_t examples):
+              Py_ssize_t examples, bytearray out=None):
     """As ``_shards_py.drop_urls``."""
     cdef const char* d = PyBytes_AS_STRING(data)
     cdef Py_ssize_t size = len(data), start = 0, end = size, pos, stop, nkeys, ndrop, i
@@ -55,7 +55,8 @@ def drop_urls(bytes data not None, bytes keys not None, bytes drop not None, bin
     cdef int64_t newest_key = -(<int64_t>1 << 62), lkey = 0
     cdef int64_t* order = NULL
     cdef int64_t* table = NULL
-    cdef char* out = NULL
+    cdef char* scratch = NULL  # the cut shard, when no ``out`` is given
+    cdef char* dst
     cdef uint64_t* filter = NULL
     cdef uint64_t bit
     cdef Py_ssize_t run
@@ -64,12 +65,18 @@ def drop_urls(bytes data not None, bytes keys not None, bytes drop not None, bin
         raise ValueError("drop_urls: keys are array('q') bytes (8 bytes a key)")
     if len(drop) % 8:
         raise ValueError("drop_urls: drop is array('q') bytes (8 bytes a key)")
+    if out is not None and len(out) < size:
+        raise ValueError("drop_urls: out is a bytearray at least as long as data")
     nkeys, ndrop = len(keys) // 8, len(drop) // 8
     try:
         order = <int64_t*>malloc(nkeys * 8 + 8)  # aligned copies, whatever the bytes
         table = <int64_t*>malloc(ndrop * 8 + 8)
-        out = <char*>malloc(size + 1)
-        if order == NULL or table == NULL or out == NULL:
+        if out is None:
+            scratch = <char*>malloc(size + 1)
+            dst = scratch
+        else:
+            dst = PyByteArray_AS_STRING(out)
+        if order == NULL or table == NULL or dst == NULL:
             raise MemoryError()
         memcpy(order, PyBytes_AS_STRING(keys), nkeys * 8)
         memcpy(table, PyBytes_AS_STRING(drop), ndrop * 8)
@@ -104,7 +111,7 @@ def drop_urls(bytes data not None, bytes keys not None, bytes drop not None, bin
                 raise ValueError("drop_urls: data is not a whole shard")
             bit = <uint64_t>order[i] & ((1 << DROP_FILTER_BITS) - 1)
             if (filter[bit >> 6] >> (bit & 63)) & 1 and _in_keys(table, ndrop, order[i]):
-                memcpy(out + w, d + run, pos - run)
+                memcpy(dst + w, d + run, pos - run)
                 w += pos - run
                 run = stop
                 if len(found) < examples:
@@ -122,13 +129,14 @@ def drop_urls(bytes data not None, bytes keys not None, bytes drop not None, bin
             return (data, kept,
                     None if newest == NULL else PyUnicode_DecodeASCII(newest, newest_len, NULL),
                     found)
-        memcpy(out + w, d + run, size - run)
+        memcpy(dst + w, d + run, size - run)
         w += size - run
-        return (PyBytes_FromStringAndSize(out, w), kept,
+        return (PyBytes_FromStringAndSize(dst, w) if out is None else memoryview(out)[:w],
+                kept,
                 None if newest == NULL else PyUnicode_DecodeASCII(newest, newest_len, NULL),
                 found)
     finally:
         free(order)
         free(table)
-        free(out)
+        free(scratch)
         free(filter)

@@ -7,6 +7,7 @@ size, so an entry is sized, checked against the shard limits and then written
 straight into one growing C buffer. Canonical values are always ASCII.
 """
 
+from cpython.bytearray cimport PyByteArray_AS_STRING
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from cpython.datetime cimport (
     PyDate_Check,

@@ -508,19 +508,48 @@ def quote_tail(tail: str) -> bytes:
     return quote(tail, safe="/?=&").encode()
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.sets(st.integers(0, 40) | st.integers(0, 2**63 - 1), max_size=30),
-                max_size=6))
-def test_repeats_name_each_key_an_earlier_partition_holds(both_impls, partitions):
-    """The folder mode's driver step, against a plain set walk in partition order."""
+def _repeats_by_set_walk(partitions: list[set[int]]) -> list[bytes]:
     from array import array
-    arrays = [array("q", sorted(keys)).tobytes() for keys in partitions]
     seen: set[int] = set()
     expected = []
     for keys in partitions:
         expected.append(array("q", sorted(keys & seen)).tobytes())
         seen |= keys
-    assert [impl.module.repeats(arrays) for impl in both_impls] == [expected] * len(both_impls)
+    return expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sets(st.integers(0, 40) | st.integers(0, 2**63 - 1)
+                        | st.sampled_from([-2**63, -1, 2**63 - 1]), max_size=30),
+                max_size=6))
+def test_repeats_name_each_key_an_earlier_partition_holds(both_impls, partitions):
+    """The folder mode's driver step, against a plain set walk in partition order (any
+    64-bit key: the whole range at once is one span the C twin slices)."""
+    from array import array
+    arrays = [array("q", sorted(keys)).tobytes() for keys in partitions]
+    assert [impl.module.repeats(arrays) for impl in both_impls] == \
+        [_repeats_by_set_walk(partitions)] * len(both_impls)
+
+
+@pytest.mark.parametrize(("parts", "per", "spread"), [
+    (12, 4000, 2**63),  # many slices of the key range, keys spread as hashes spread them
+    (300, 40, 2**63),  # more partitions than keys a slice: slices grow with them
+    (6, 5000, 3000),  # keys crowded into a narrow range: dense runs, slices of one value
+])
+def test_repeats_over_many_slices_of_the_key_range(both_impls, parts, per, spread):
+    import random
+    from array import array
+    rng = random.Random(parts * per)
+    partitions: list[set[int]] = []
+    for _ in range(parts):
+        own = {rng.randrange(spread) for _ in range(per)}
+        earlier = [k for q in partitions[-3:] for k in q]
+        partitions.append(own | set(rng.sample(earlier, min(len(earlier), per // 10))))
+    arrays = [array("q", sorted(keys)).tobytes() for keys in partitions]
+    expected = _repeats_by_set_walk(partitions)
+    assert sum(len(e) for e in expected) > 0
+    for impl in both_impls:
+        assert impl.module.repeats(arrays) == expected
 
 
 @pytest.mark.parametrize("arrays", [[b"1234567"], ["text"], [bytes(8) * 2],

@@ -146,12 +146,47 @@ def test_a_bad_row_in_a_late_partition_leaves_the_old_set_live(client, tmp_path)
     with pytest.raises(Exception, match=r"partition 4, entry 1: loc 'ftp://.*loc-scheme"):
         write_sitemaps(db.from_sequence(items, partition_size=100), out, data.BASE,
                        fsync=False)
-    assert sorted(os.listdir(out)) >= sorted([*old.shard_files, "sitemap.xml"])
+    assert set(os.listdir(out)) >= {*old.shard_files, "sitemap.xml"}  # the old set whole
     assert {loc.split("/")[3] for loc in read_set(out, data.BASE).locs} == {"old"}
     new = write_sitemaps(db.from_sequence(items[:400], partition_size=100), out, data.BASE,
                          fsync=False)
     assert sorted(os.listdir(out)) == sorted([*new.shard_files, *new.retained, "sitemap.xml"]), (
         sorted(os.listdir(out)), new.shard_files, new.retained)
+
+
+def test_the_first_pass_reads_partitions_in_order_so_prefixes_fill_early(client, tmp_path):
+    """Dask's own ordering breaks ties by key name; the first pass goes in a doubling of
+    partitions at a time, earlier ones first, so the 4 Parquet parts the 2 workers take
+    first are parts 0-3."""
+    import pandas as pd
+    from distributed import get_task_stream
+
+    (tmp_path / "parts").mkdir()
+    for p in range(16):
+        pd.DataFrame({"loc": [f"{data.BASE}o/{p}/{r}" for r in range(3000)]}).to_parquet(
+            tmp_path / "parts" / f"part-{p:05d}.parquet")
+    ddf = dd.read_parquet(tmp_path / "parts")
+    assert ddf.npartitions == 16
+    write_sitemaps(ddf, tmp_path / "warm", data.BASE, fsync=False)  # both workers have
+    with get_task_stream(client) as stream:  # read Parquet: no slow first task skews it
+        write_sitemaps(ddf, tmp_path / "out", data.BASE, fsync=False)
+    started = sorted((s["start"], t["key"]) for t in stream.data for s in t["startstops"]
+                     if s["action"] == "compute" and isinstance(t["key"], tuple))
+    reads = [key[1] for _, key in started]
+    assert sorted(reads) == list(range(16))
+    assert set(reads[:4]) == {0, 1, 2, 3}, reads
+
+
+def test_the_cluster_counts_a_kept_partition_at_its_size_so_it_can_spill_it(client):
+    """A first pass's shards stay on the worker as the task's result; the scheduler must
+    see their size, or it neither spills them nor balances memory by them."""
+    from sitemapkit.write.prepared import prepare_partition
+
+    urls = [f"{data.BASE}kept/{i}" for i in range(20_000)]
+    kept = client.submit(prepare_partition, urls, data.BASE, 0)
+    size = client.submit(lambda k: k.nbytes, kept).result()
+    assert size > 20_000 * 40
+    assert client.nbytes(summary=False)[kept.key] >= size
 
 
 def test_tables_need_offsets_and_known_columns(client, tmp_path):

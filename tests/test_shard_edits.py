@@ -55,6 +55,10 @@ def test_drop_urls_gives_the_shard_a_write_that_left_them_out_gives(both_impls, 
                                                                   drop.tobytes())
         got = impl.module.drop_urls(data, keys, drop.tobytes(), text, 3)
         assert got[:3] == (expected_data, expected_count, None if text else expected_newest)
+        out = bytearray(b"\xff" * (len(data) + 5))  # leftovers past the cut stay unread
+        into = impl.module.drop_urls(data, keys, drop.tobytes(), text, 3, out)
+        assert into[1:] == got[1:] and bytes(into[0]) == expected_data
+        assert into[0] is data if not drop else into[0].obj is out  # a view of out's start
         assert len(got[3]) == min(3, len(drop))
         for offset in got[3]:  # each is where a URL left out starts
             assert _name(_written_locs(data[offset:], text)[0] if text else
@@ -106,6 +110,18 @@ def test_drop_urls_refuses_keys_that_do_not_match_the_shard(impl, data, keys, dr
         data, _, _, _ = write(impl, [("a", None)], False)
     with pytest.raises(ValueError, match="drop_urls: .*" + message):
         impl.module.drop_urls(data, keys, drop, False, 1)
+
+
+def test_drop_urls_refuses_an_out_that_could_not_hold_the_shard(impl):
+    data, keys, _, _ = write(impl, [("a", None), ("b", None)], False)
+    drop = array("q", [array("q", keys)[0]]).tobytes()
+    with pytest.raises(ValueError, match="drop_urls: out is a bytearray at least as long"):
+        impl.module.drop_urls(data, keys, drop, False, 1, bytearray(len(data) - 1))
+    with pytest.raises(TypeError, match="out"):
+        impl.module.drop_urls(data, keys, drop, False, 1, memoryview(bytearray(len(data))))
+    out = bytearray(len(data))
+    cut = impl.module.drop_urls(data, keys, drop, False, 1, out)[0]
+    assert bytes(cut).count(b"<url>") == 1 and bytes(cut).endswith(b"</urlset>\n")
 
 
 @settings(max_examples=200, deadline=None)

@@ -119,31 +119,52 @@ def _by_prefix(client: Any, prepare: list[Any], target: str,
     """Both passes on a cluster, the second started a prefix at a time: partition p's
     repeats are the keys partitions 0..p-1 hold, so once every partition up to p is
     prepared they are final. The merge runs again each time the finished prefix has
-    doubled (and at the end), so all merges together cost at most twice the last."""
+    doubled (and at the end), so all merges together cost at most twice the last.
+
+    The prefixes only fill early if partitions are read in order, which Dask's own
+    ordering does not do (it breaks ties by key name). So the first pass goes in as
+    one graph per doubling (partitions 0, 1, 2-3, 4-7, ...; a few dozen graphs for a
+    billion partitions, not one each), earlier ones at a higher priority; a stored
+    partition frees what its first pass kept, so the second pass outranks them all."""
+    from dask.delayed import delayed
     from distributed import as_completed
 
-    kept = client.compute(prepare)
-    pending = {client.submit(_keys_of, k, pure=False): pid for pid, k in enumerate(kept)}
+    kept: list[Any] = []
+    pending: dict[Any, int] = {}  # each partition's keys, as its first pass ends
+    for rank, (lo, hi) in enumerate(_doublings(len(prepare))):
+        batch = client.compute(prepare[lo:hi] + [delayed(_keys_of, pure=True)(p)
+                                                 for p in prepare[lo:hi]], priority=-rank)
+        kept += batch[:hi - lo]
+        pending.update(zip(batch[hi - lo:], range(lo, hi), strict=True))
     keys: list[bytes | None] = [None] * len(kept)
     finishing: list[Any] = []
     merged = 0
     try:
         for done in as_completed(list(pending)):  # type: ignore[no-untyped-call]
-            keys[pending[done]] = done.result()
+            keys[pending.pop(done)] = done.result()  # the worker lets its copy go
             ready = merged
             while ready < len(keys) and keys[ready] is not None:
                 ready += 1
-            if ready == len(keys) or ready >= 2 * max(merged, 1):
+            if ready > merged and (ready == len(keys) or ready >= 2 * merged):
                 drops = repeated_keys([k or b"" for k in keys[:ready]])
-                finishing += [client.submit(_finish, kept[pid], target, drops.get(pid, b""),
-                                            storage_options, pure=False)
-                              for pid in range(merged, ready)]
+                for pid in range(merged, ready):  # the kept shards go once stored
+                    finishing.append(client.submit(_finish, kept[pid], target,
+                                                   drops.get(pid, b""), storage_options,
+                                                   pure=False, priority=1))
+                    kept[pid] = None
                 merged = ready
-    except BaseException:  # a partition failed: stop the rest (what was stored is not
-        client.cancel(kept + list(pending) + finishing)  # live; the next commit tidies it)
+    except BaseException:  # a partition failed: stop the rest (what was already stored
+        # is in no live index, and the next commit tidies it)
+        client.cancel([k for k in kept if k is not None] + list(pending) + finishing)
         raise
     manifests: list[dict[str, Any]] = client.gather(finishing)
     return manifests
+
+
+def _doublings(n: int) -> list[tuple[int, int]]:
+    """[0, 1), [1, 2), [2, 4), [4, 8), ... up to n: the prefixes the keys merge at."""
+    bounds = [0] + [1 << k for k in range(max(n - 1, 0).bit_length())] + [n]
+    return [(lo, hi) for lo, hi in zip(bounds, bounds[1:], strict=False) if lo < hi]
 
 
 def _check_dtypes(dtypes: Any) -> None:

@@ -202,10 +202,14 @@ def heads(data: bytes) -> None:
 
 def _edit(m: ModuleType, shard: bytes, keys: bytes, drop: bytes, text: bool,
           examples: int) -> object:
+    """Both ways of cutting (new bytes, or into reused memory) give the same answer."""
     try:
-        return m.drop_urls(shard, keys, drop, text, examples)
+        got = m.drop_urls(shard, keys, drop, text, examples)
     except ValueError as exc:
         return ("ValueError", str(exc))
+    into = m.drop_urls(shard, keys, drop, text, examples, bytearray(b"?" * len(shard)))
+    assert (bytes(into[0]), *into[1:]) == got, (into, got)
+    return got
 
 
 def shard_edits(data: bytes) -> None:
@@ -269,9 +273,35 @@ def arrow_cells(data: bytes) -> None:
     _same(traces, "feed_cells", data)
 
 
+def _repeats(m: ModuleType, arrays: list[bytes]) -> object:
+    try:
+        return m.repeats(arrays)
+    except ValueError as exc:
+        return ("ValueError", str(exc))
+
+
+def key_repeats(data: bytes) -> None:
+    """``repeats`` (the driver's step across partitions) on 8-byte keys cut from the
+    input, dealt round-robin into 1 to 8 partitions: both twins name the same repeats,
+    or refuse alike. Knob bits: 1-4 the partition count - 1, 8 keys left as they came
+    (mostly refused: not ascending), 16-128 keys narrowed to a range 2^(4n) wide (0:
+    the whole 64 bits), so repeats crowd together and slices of the key range shrink."""
+    from array import array
+
+    knob, body = _knobs(data)
+    parts, raw, narrow = 1 + (knob & 7), bool(knob & 8), knob >> 4
+    keys = array("q", body[:len(body) // 8 * 8])
+    if narrow:
+        keys = array("q", (k & ((1 << (4 * narrow)) - 1) for k in keys))
+    arrays = [keys[i::parts] if raw else array("q", sorted(set(keys[i::parts])))
+              for i in range(parts)]
+    _same([_repeats(m, [a.tobytes() for a in arrays]) for m in TWINS], "repeats", data)
+
+
 HARNESSES: dict[str, Callable[[bytes], None]] = {
     "scan": scan, "scan_gzip": scan_gzip,
     **{f"lines_{fmt}": _lines(fmt) for fmt in ("text", "csv", "tsv", "jsonl")},
     "json_string": json_string, "lastmod": lastmod, "loc": loc, "crc32_lines": crc32_lines,
     "heads": heads, "shard_edits": shard_edits, "arrow_cells": arrow_cells,
+    "key_repeats": key_repeats,
 }

@@ -14,7 +14,7 @@ from .._compat import blake2b
 CRC32_CLMUL = False  # the C twin folds with carry-less multiplication where it can
 
 
-def crc32(data: bytes, value: int = 0, wide: bool = True) -> int:
+def crc32(data: bytes | bytearray | memoryview, value: int = 0, wide: bool = True) -> int:
     """The gzip trailer's CRC-32: ``zlib.crc32`` (``wide`` picks the C twin's method)."""
     return zlib.crc32(data, value)
 

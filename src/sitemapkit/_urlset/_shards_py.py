@@ -31,8 +31,9 @@ def sort_keys(data: bytes) -> bytes:
     return array("q", sorted(keys)).tobytes()
 
 
-def drop_urls(data: bytes, keys: bytes, drop: bytes, text: bool,
-              examples: int) -> tuple[bytes, int, str | None, list[int]]:
+def drop_urls(data: bytes, keys: bytes, drop: bytes, text: bool, examples: int,
+              out: bytearray | None = None
+              ) -> tuple[bytes | memoryview, int, str | None, list[int]]:
     """``data``, a whole shard as the buffer wrote it, without the URLs whose key
     (``keys``: one per URL, in order, ``array('q')`` bytes) is in ``drop`` (ascending).
 
@@ -40,20 +41,24 @@ def drop_urls(data: bytes, keys: bytes, drop: bytes, text: bool,
     first of equal instants, as the buffer picks it; None for text or when none has
     one), and where in ``data`` the first ``examples`` URLs left out start. A shard
     whose URLs do not match ``keys`` one for one is refused (ValueError).
+
+    The new shard is ``data`` itself when no URL is left out. Otherwise it is new
+    bytes, or with ``out`` (at least ``len(data)`` long) a memoryview of ``out``'s
+    start: a caller cutting shard after shard reuses its memory instead of having a
+    fresh shard's pages mapped each time (a Dask worker's malloc hands freed memory
+    straight back to the system).
     """
     order = array("q")
     if type(keys) is not bytes or len(keys) % 8:
         raise ValueError("drop_urls: keys are array('q') bytes (8 bytes a key)")
+    if out is not None and type(out) is not bytearray:
+        raise TypeError(f"drop_urls: out is a bytearray, not {type(out).__name__}")
+    if out is not None and len(out) < len(data):
+        raise ValueError("drop_urls: out is a bytearray at least as long as data")
     order.frombytes(keys)
     dropped = frozenset(ascending_keys(drop, "drop_urls: drop is", "the drop keys"))
-    if text:
-        start, end = 0, len(data)
-    else:
-        head = HEAD_XHTML if data.startswith(HEAD_XHTML) else HEAD
-        if not data.startswith(head) or not data.endswith(TAIL):
-            raise ValueError("drop_urls: data is not a whole shard")
-        start, end = len(head), len(data) - len(TAIL)
-    out, kept, found = [data[:start]], 0, list[int]()
+    start, end = _blocks(data, text)
+    pieces, kept, found = [data[:start]], 0, list[int]()
     newest: str | None = None
     newest_key = -(2**62)
     pos = start
@@ -69,7 +74,7 @@ def drop_urls(data: bytes, keys: bytes, drop: bytes, text: bool,
             if len(found) < examples:
                 found.append(pos)
         else:
-            out.append(data[pos:stop])
+            pieces.append(data[pos:stop])
             kept += 1
             lastmod = None if text else _lastmod(data, pos, stop)
             key = newest_key if lastmod is None else lastmod_key(lastmod)  # canonical
@@ -78,8 +83,24 @@ def drop_urls(data: bytes, keys: bytes, drop: bytes, text: bool,
         pos = stop
     if pos != end:
         raise ValueError("drop_urls: the shard has more URLs than keys")
-    out.append(data[end:])
-    return b"".join(out), kept, newest, found
+    if kept == len(order):  # nothing left out: the shard as it is
+        return data, kept, newest, found
+    pieces.append(data[end:])
+    cut = b"".join(pieces)
+    if out is None:
+        return cut, kept, newest, found
+    out[:len(cut)] = cut
+    return memoryview(out)[:len(cut)], kept, newest, found
+
+
+def _blocks(data: bytes, text: bool) -> tuple[int, int]:
+    """Where a shard's URL blocks (or a text shard's lines) start and end."""
+    if text:
+        return 0, len(data)
+    head = HEAD_XHTML if data.startswith(HEAD_XHTML) else HEAD
+    if not data.startswith(head) or not data.endswith(TAIL):
+        raise ValueError("drop_urls: data is not a whole shard")
+    return len(head), len(data) - len(TAIL)
 
 
 def _lastmod(data: bytes, start: int, stop: int) -> str | None:

@@ -150,8 +150,9 @@ def partition_keys(entries: Iterable[object] | LineSource, base_url: str, partit
 
 def repeated_keys(keys: Sequence[bytes]) -> dict[int, bytes]:
     """For each partition, the keys an earlier partition already has, ascending as
-    ``keyed_partition`` takes them in ``drop``: the hot unit's ``repeats``, a k-way
-    merge of the partitions' sorted key arrays (8 bytes a URL; no set of every URL)."""
+    ``keyed_partition`` takes them in ``drop``: the hot unit's ``repeats`` over the
+    partitions' sorted key arrays (8 bytes a URL; no set of every URL: the C twin hashes
+    one small slice of the key range at a time)."""
     return {pid: found for pid, found in enumerate(_urlset.repeats(list(keys))) if found}
 
 

@@ -77,7 +77,13 @@ class PreparedPartition:
     @property
     def nbytes(self) -> int:
         """The bytes it keeps in memory (not those spilled)."""
-        return sum(len(s.data) + len(s.keys) for s in self.shards)
+        return sum(len(s.data) + len(s.keys) for s in self.shards) + len(self.keys)
+
+    def __sizeof__(self) -> int:
+        """What an engine's memory accounting must count: Dask sizes a task result with
+        ``sys.getsizeof``, and without this would see a few dozen bytes, never spill the
+        kept shards and let a worker outgrow its memory limit instead."""
+        return object.__sizeof__(self) + self.nbytes
 
     def without_keys(self) -> PreparedPartition:
         """The same partition without its keys: all the second pass needs to be sent."""
@@ -95,10 +101,15 @@ class PreparedPartition:
         named: list[str] = []
         stored: list[Future[ShardInfo]] = []
         workers = opts.workers or 1
+        # a cut shard is written into one of workers + 1 scratch buffers in turn: one
+        # being cut while the others gzip; reused, not mapped afresh for every shard
+        room = max((s.raw_bytes for s in self.shards), default=0) if drop else 0
+        scratch = [bytearray(room) for _ in range(workers + 1 if room else 0)]
         try:
             with ThreadPoolExecutor(workers) as pool:
                 for shard in self.shards:
-                    data, urls, newest = self._cut(shard, drop, named)
+                    into = scratch[len(stored) % len(scratch)] if scratch else None
+                    data, urls, newest = self._cut(shard, drop, named, into)
                     if urls:
                         stored.append(pool.submit(self._store, storage, len(stored) + 1,
                                                   data, urls, newest))
@@ -115,18 +126,19 @@ class PreparedPartition:
             skipped_count=self.skipped_count, skipped_by_rule=dict(self.skipped_by_rule),
             examples=list(self.examples)), named
 
-    def _cut(self, shard: PreparedShard, drop: bytes,
-             named: list[str]) -> tuple[bytes, int, str | None]:
-        """The shard's bytes without the dropped URLs, its URL count and newest lastmod."""
+    def _cut(self, shard: PreparedShard, drop: bytes, named: list[str],
+             out: bytearray | None) -> tuple[bytes | memoryview, int, str | None]:
+        """The shard's bytes without the dropped URLs (in ``out`` when any is), its
+        URL count and newest lastmod."""
         data, keys = shard.load()
         if not drop:
             return data, shard.urls, shard.newest_lastmod
         cut, urls, newest, found = _urlset.drop_urls(data, keys, drop, False,
-                                                     EXAMPLES_NAMED - len(named))
+                                                     EXAMPLES_NAMED - len(named), out)
         named += [_loc_at(data, at) for at in found]
         return cut, urls, newest
 
-    def _store(self, storage: Storage, number: int, data: bytes, urls: int,
+    def _store(self, storage: Storage, number: int, data: bytes | memoryview, urls: int,
                newest: str | None) -> ShardInfo:
         """Worker thread: gzip one shard and store it under its final name."""
         gz = gzip_bytes(data, self.options.level, self.options.backend)
