@@ -277,14 +277,28 @@ cdef enum:
                        # of 8 bytes, stays in the first cache
 
 
-def repeats(list arrays not None):
+cdef Py_ssize_t _lower_bound(const int64_t* keys, Py_ssize_t n, int64_t key) noexcept:
+    """The first place ``key`` could go in ``keys`` (``bisect.bisect_left``'s steps)."""
+    cdef Py_ssize_t lo = 0, hi = n, mid
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if keys[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+def repeats(list arrays not None, object lo=None, object hi=None):
     """As ``_urlset_py.repeats``, with the GIL released (a driver's scheduler thread
-    keeps dispatching meanwhile). The key range is cut into slices of about
+    keeps dispatching meanwhile, and threads take key ranges side by side). The range
+    is cut into slices of about
     ``SLICE_KEYS`` keys; each slice's keys go, partition by partition, into a small
     open-addressing table, and a key already there is a repeat. Each partition's
     repeats come out ascending (slices in order, a partition's keys in order), at a
     few nanoseconds a key: a k-way merge costs a heap step, ~20 ns, per key."""
-    cdef Py_ssize_t k = len(arrays), i, j, n, total = 0, m, cap = 0, want
+    cdef Py_ssize_t k = len(arrays), i, j, n, total = 0, m, cap = 0, want, start, end
+    cdef int64_t low = 0, high = 0
     cdef Py_ssize_t* sizes = NULL
     cdef Py_ssize_t* at = NULL
     cdef Py_ssize_t* ends = NULL
@@ -300,6 +314,11 @@ def repeats(list arrays not None):
     cdef object item
     cdef tuple held = tuple(arrays)  # the keys' bytes stay alive while the GIL is off
     result = []
+    try:
+        low = 0 if lo is None else lo
+        high = 0 if hi is None else hi
+    except OverflowError:
+        raise OverflowError("repeats: lo and hi are 64-bit keys") from None
     if k == 0:
         return result
     try:
@@ -316,12 +335,16 @@ def repeats(list arrays not None):
             if type(item) is not bytes or len(<bytes>item) % 8:
                 raise ValueError("repeats: each partition's keys are array('q') bytes "
                                  "(8 bytes a key)")
-            n = sizes[i] = len(<bytes>item) // 8
+            n = len(<bytes>item) // 8
             data[i] = <const int64_t*>PyBytes_AS_STRING(<bytes>item)  # 8-aligned storage
-            for j in range(1, n):
-                if data[i][j - 1] >= data[i][j]:
+            start = 0 if lo is None else _lower_bound(data[i], n, low)
+            end = n if hi is None else max(start, _lower_bound(data[i], n, high))
+            for j in range(max(start, 1), end):  # the keys read, and the pair across
+                if data[i][j - 1] >= data[i][j]:  # the start: ranges side by side check
                     raise ValueError("repeats: each partition's keys must be ascending "
-                                     "and distinct")
+                                     "and distinct")  # every pair once
+            data[i] += start
+            n = sizes[i] = end - start
             out[i] = <int64_t*>malloc(n * 8 + 8)
             if out[i] == NULL:
                 raise MemoryError()

@@ -518,17 +518,60 @@ def _repeats_by_set_walk(partitions: list[set[int]]) -> list[bytes]:
     return expected
 
 
+KEY = st.integers(0, 40) | st.integers(0, 2**63 - 1) | st.sampled_from([-2**63, -1, 2**63 - 1])
+
+
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sets(st.integers(0, 40) | st.integers(0, 2**63 - 1)
-                        | st.sampled_from([-2**63, -1, 2**63 - 1]), max_size=30),
-                max_size=6))
-def test_repeats_name_each_key_an_earlier_partition_holds(both_impls, partitions):
-    """The folder mode's driver step, against a plain set walk in partition order (any
-    64-bit key: the whole range at once is one span the C twin slices)."""
+@given(st.lists(st.sets(KEY, max_size=30), max_size=6), st.none() | KEY, st.none() | KEY)
+def test_repeats_name_each_key_an_earlier_partition_holds(both_impls, partitions, lo, hi):
+    """The driver's step across partitions, against a plain set walk in partition order
+    (any 64-bit key: the whole range at once is one span the C twin slices), over all
+    keys and over a range ``lo <= key < hi`` alone (what a thread of the step takes)."""
     from array import array
     arrays = [array("q", sorted(keys)).tobytes() for keys in partitions]
     assert [impl.module.repeats(arrays) for impl in both_impls] == \
         [_repeats_by_set_walk(partitions)] * len(both_impls)
+    inside = [{k for k in keys if (lo is None or k >= lo) and (hi is None or k < hi)}
+              for keys in partitions]
+    assert [impl.module.repeats(arrays, lo, hi) for impl in both_impls] == \
+        [_repeats_by_set_walk(inside)] * len(both_impls)
+
+
+@pytest.mark.parametrize(("lo", "hi"), [(None, 7), (7, None), (0, 4), (4, 30)])
+def test_ranges_side_by_side_check_every_pair_of_keys(impl, lo, hi):
+    """A range reads only its keys (found by bisection, as if sorted) and checks them
+    and the pair across its start; ranges that tile the keys check every pair once."""
+    from array import array
+    unsorted = [array("q", [1, 10, 5, 20]).tobytes()]  # 10 > 5 lies before key 7
+    if hi == 7 or (lo, hi) == (4, 30):
+        with pytest.raises(ValueError, match="ascending and distinct"):
+            impl.module.repeats(unsorted, lo, hi)
+    else:
+        assert impl.module.repeats(unsorted, lo, hi) == [b""]
+    with pytest.raises(OverflowError, match="64-bit keys"):
+        impl.module.repeats(unsorted, 2**63)
+
+
+def test_repeated_keys_in_threads_equal_one_thread(monkeypatch, impl):
+    """Past a million keys the driver's step runs in threads over equal ranges of the
+    63-bit keys; joined in range order, each partition's repeats are the same bytes."""
+    import random
+    from array import array
+
+    from sitemapkit.write import partition
+    monkeypatch.setattr(partition, "_urlset", impl.module)
+    rng = random.Random(5)
+    sets: list[set[int]] = []
+    for _ in range(5):
+        earlier = [k for q in sets for k in q]
+        sets.append({rng.getrandbits(63) for _ in range(3000)}
+                    | set(rng.sample(earlier, min(len(earlier), 400))))
+    arrays = [array("q", sorted(keys)).tobytes() for keys in sets]
+    one = partition.repeated_keys(arrays, threads=1)
+    monkeypatch.setattr(partition, "REPEATS_KEYS_A_THREAD", 1000)
+    assert partition.repeated_keys(arrays, threads=7) == one
+    walked = _repeats_by_set_walk(sets)
+    assert one == {pid: keys for pid, keys in enumerate(walked) if keys} and len(one) == 4
 
 
 @pytest.mark.parametrize(("parts", "per", "spread"), [

@@ -273,9 +273,10 @@ def arrow_cells(data: bytes) -> None:
     _same(traces, "feed_cells", data)
 
 
-def _repeats(m: ModuleType, arrays: list[bytes]) -> object:
+def _repeats(m: ModuleType, arrays: list[bytes], lo: int | None,
+             hi: int | None) -> object:
     try:
-        return m.repeats(arrays)
+        return m.repeats(arrays, lo, hi)
     except ValueError as exc:
         return ("ValueError", str(exc))
 
@@ -284,18 +285,23 @@ def key_repeats(data: bytes) -> None:
     """``repeats`` (the driver's step across partitions) on 8-byte keys cut from the
     input, dealt round-robin into 1 to 8 partitions: both twins name the same repeats,
     or refuse alike. Knob bits: 1-4 the partition count - 1, 8 keys left as they came
-    (mostly refused: not ascending), 16-128 keys narrowed to a range 2^(4n) wide (0:
-    the whole 64 bits), so repeats crowd together and slices of the key range shrink."""
+    (mostly refused: not ascending), 16-64 keys narrowed to a range 2^(4n) wide (0: the
+    whole 64 bits), so repeats crowd together and slices of the key range shrink, 128
+    only the keys from the first key to the second (a thread's share of the step)."""
     from array import array
 
     knob, body = _knobs(data)
-    parts, raw, narrow = 1 + (knob & 7), bool(knob & 8), knob >> 4
+    parts, raw, narrow = 1 + (knob & 7), bool(knob & 8), (knob >> 4) & 7
     keys = array("q", body[:len(body) // 8 * 8])
     if narrow:
         keys = array("q", (k & ((1 << (4 * narrow)) - 1) for k in keys))
+    lo = hi = None
+    if knob & 128 and len(keys) >= 2:
+        lo, hi = keys.pop(0), keys.pop(0)
     arrays = [keys[i::parts] if raw else array("q", sorted(set(keys[i::parts])))
               for i in range(parts)]
-    _same([_repeats(m, [a.tobytes() for a in arrays]) for m in TWINS], "repeats", data)
+    _same([_repeats(m, [a.tobytes() for a in arrays], lo, hi) for m in TWINS], "repeats",
+          data)
 
 
 HARNESSES: dict[str, Callable[[bytes], None]] = {

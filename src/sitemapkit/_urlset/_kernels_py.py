@@ -7,6 +7,7 @@ from __future__ import annotations
 import heapq
 import zlib
 from array import array
+from bisect import bisect_left
 from collections.abc import Iterator
 
 from .._compat import blake2b
@@ -64,12 +65,31 @@ class LocKeys:
         return out.tobytes()
 
 
-def repeats(arrays: list[bytes]) -> list[bytes]:
+def repeats(arrays: list[bytes], lo: int | None = None,
+            hi: int | None = None) -> list[bytes]:
     """For each partition's keys (ascending and distinct, ``array('q')`` bytes), the keys
     an earlier partition of the list holds, in the same form: a k-way merge, 8 bytes a
-    URL, with no set of every URL built (the folder mode's driver step)."""
-    parsed = [ascending_keys(data, "repeats: each partition's keys are",
-                             "each partition's keys") for data in arrays]
+    URL, with no set of every URL built (the driver's step across partitions).
+
+    With ``lo`` and ``hi``, only the keys ``lo <= key < hi`` (each partition's found by
+    bisection): threads take ranges side by side. The keys read, and the pair across
+    the range's start, must be ascending, so ranges that tile the keys check every
+    pair once."""
+    for bound in (lo, hi):
+        if bound is not None and not -(1 << 63) <= bound < (1 << 63):
+            raise OverflowError("repeats: lo and hi are 64-bit keys")
+    parsed = []
+    for data in arrays:
+        if type(data) is not bytes or len(data) % 8:
+            raise ValueError("repeats: each partition's keys are array('q') bytes "
+                             "(8 bytes a key)")
+        keys = array("q")
+        keys.frombytes(data)
+        start = 0 if lo is None else bisect_left(keys, lo)
+        end = len(keys) if hi is None else max(start, bisect_left(keys, hi))
+        if any(keys[j - 1] >= keys[j] for j in range(max(start, 1), end)):
+            raise ValueError("repeats: each partition's keys must be ascending and distinct")
+        parsed.append(keys[start:end])
     found = [array("q") for _ in parsed]
     previous = None
     for key, pid in heapq.merge(*(_tagged(keys, pid) for pid, keys in enumerate(parsed))):

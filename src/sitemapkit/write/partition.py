@@ -148,12 +148,29 @@ def partition_keys(entries: Iterable[object] | LineSource, base_url: str, partit
     return bytes(run.buf.take_keys(ascending=True))
 
 
-def repeated_keys(keys: Sequence[bytes]) -> dict[int, bytes]:
+REPEATS_KEYS_A_THREAD = 1 << 20  # fewer keys than this for each thread: one thread
+
+
+def repeated_keys(keys: Sequence[bytes], threads: int | None = None) -> dict[int, bytes]:
     """For each partition, the keys an earlier partition already has, ascending as
     ``keyed_partition`` takes them in ``drop``: the hot unit's ``repeats`` over the
     partitions' sorted key arrays (8 bytes a URL; no set of every URL: the C twin hashes
-    one small slice of the key range at a time)."""
-    return {pid: found for pid, found in enumerate(_urlset.repeats(list(keys))) if found}
+    one small slice of the key range at a time). The driver's one step that grows with
+    the whole set, so past a million keys it runs in up to 8 threads (``threads``: the
+    driver's cores), each over an equal range of the 63-bit keys (hashes: equal
+    shares), the GIL released."""
+    arrays = list(keys)
+    total = sum(len(a) for a in arrays) // 8
+    n = max(1, min(threads or os.cpu_count() or 1, 8, total // REPEATS_KEYS_A_THREAD))
+    if n == 1:
+        found = _urlset.repeats(arrays)
+    else:
+        cuts = [None, *((i << 63) // n for i in range(1, n)), None]
+        with ThreadPoolExecutor(n) as pool:
+            ranges = list(pool.map(lambda lo, hi: _urlset.repeats(arrays, lo, hi),
+                                   cuts[:-1], cuts[1:]))
+        found = [b"".join(parts) for parts in zip(*ranges, strict=True)]
+    return {pid: keys for pid, keys in enumerate(found) if keys}
 
 
 def write_once(entries: Iterable[object] | LineSource, out: str | os.PathLike[str],
