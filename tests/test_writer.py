@@ -328,3 +328,18 @@ def test_auto_is_resolved_where_shards_are_compressed_not_on_the_driver(tmp_path
     shard = (tmp_path / "w" / manifest.shards[0].name).read_bytes()
     assert shipped.backend == "zlib" and gzip.decompress(shard).count(b"<url>") == 30
     assert shard == compress.gzip_bytes(gzip.decompress(shard), 6, "zlib")
+
+
+@pytest.mark.parametrize("backend", ["zlib", "zlib-ng", "isal"])
+def test_a_shard_cut_into_reused_memory_gzips_as_its_bytes_do(backend, monkeypatch):
+    """The second pass of a keyed write gzips a view of a scratch buffer (the cut
+    shard); every backend, and both CRC-32 routes, give the bytes a copy would."""
+    from sitemapkit.write import compress
+    data = HEAD + b"<url><loc>https://example.com/a&amp;b</loc></url>\n" * 500 + TAIL
+    scratch = bytearray(data + b"left over from the previous shard")
+    level = compress.DEFAULT_LEVEL[backend]
+    for clmul in (True, False):
+        monkeypatch.setattr(compress, "CRC32_CLMUL", clmul)
+        gz = compress.gzip_bytes(memoryview(scratch)[:len(data)], level, backend)
+        assert gz == compress.gzip_bytes(data, level, backend)
+        assert gzip.decompress(gz) == data
