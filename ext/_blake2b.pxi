@@ -292,8 +292,7 @@ cdef Py_ssize_t _lower_bound(const int64_t* keys, Py_ssize_t n, int64_t key) noe
 def repeats(list arrays not None, object lo=None, object hi=None):
     """As ``_urlset_py.repeats``, with the GIL released (a driver's scheduler thread
     keeps dispatching meanwhile, and threads take key ranges side by side). The range
-    is cut into slices of about
-    ``SLICE_KEYS`` keys; each slice's keys go, partition by partition, into a small
+    is cut into slices of about ``SLICE_KEYS`` keys; each slice's keys go, partition by partition, into a small
     open-addressing table, and a key already there is a repeat. Each partition's
     repeats come out ascending (slices in order, a partition's keys in order), at a
     few nanoseconds a key: a k-way merge costs a heap step, ~20 ns, per key."""
@@ -354,8 +353,8 @@ def repeats(list arrays not None, object lo=None, object hi=None):
                 total += n
         if total:
             span = umax - umin  # slices of at least 4 keys a partition: each slice
-            want = total // max(SLICE_KEYS, 4 * k) + 1  # visits every partition
-            while shift < 63 and (span >> shift) >= <uint64_t>want:
+            slices = total // max(SLICE_KEYS, 4 * k) + 1  # visits every partition
+            while shift < 63 and (span >> shift) >= slices:
                 shift += 1
             slices = (span >> shift) + 1
             with nogil:

@@ -65,8 +65,6 @@ def drop_urls(bytes data not None, bytes keys not None, bytes drop not None, bin
         raise ValueError("drop_urls: keys are array('q') bytes (8 bytes a key)")
     if len(drop) % 8:
         raise ValueError("drop_urls: drop is array('q') bytes (8 bytes a key)")
-    if out is not None and len(out) < size:
-        raise ValueError("drop_urls: out is a bytearray at least as long as data")
     nkeys, ndrop = len(keys) // 8, len(drop) // 8
     try:
         order = <int64_t*>malloc(nkeys * 8 + 8)  # aligned copies, whatever the bytes
@@ -83,6 +81,8 @@ def drop_urls(bytes data not None, bytes keys not None, bytes drop not None, bin
         for i in range(ndrop - 1):
             if table[i] >= table[i + 1]:
                 raise ValueError("drop_urls: the drop keys must be ascending and distinct")
+        if out is not None and len(out) < size:  # nothing is written into it before here
+            raise ValueError("drop_urls: out is a bytearray at least as long as data")
         if not text:
             if data.startswith(_HEAD_XHTML):
                 start = len(_HEAD_XHTML)

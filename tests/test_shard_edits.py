@@ -119,6 +119,8 @@ def test_drop_urls_refuses_an_out_that_could_not_hold_the_shard(impl):
         impl.module.drop_urls(data, keys, drop, False, 1, bytearray(len(data) - 1))
     with pytest.raises(TypeError, match="out"):
         impl.module.drop_urls(data, keys, drop, False, 1, memoryview(bytearray(len(data))))
+    with pytest.raises(ValueError, match="drop keys must be ascending"):  # as the C twin
+        impl.module.drop_urls(data, keys, drop * 2, False, 1, bytearray(1))  # checks
     out = bytearray(len(data))
     cut = impl.module.drop_urls(data, keys, drop, False, 1, out)[0]
     assert bytes(cut).count(b"<url>") == 1 and bytes(cut).endswith(b"</urlset>\n")

@@ -32,15 +32,21 @@ def count_lines(data: bytes) -> int:
     return data.count(b"\n")
 
 
-def ascending_keys(data: bytes, what: str, whose: str) -> array[int]:
-    """``array('q')`` bytes as keys, refused unless ascending and distinct."""
+def ascending_keys(data: bytes, what: str, whose: str, lo: int | None = None,
+                   hi: int | None = None) -> array[int]:
+    """``array('q')`` bytes as keys, refused unless ascending and distinct. With ``lo``
+    or ``hi``, only the keys ``lo <= key < hi`` (found by bisection), and only those
+    and the pair across their start are checked: ranges that tile the keys check
+    every pair once."""
     if type(data) is not bytes or len(data) % 8:
         raise ValueError(f"{what} array('q') bytes (8 bytes a key)")
     keys = array("q")
     keys.frombytes(data)
-    if any(keys[i] >= keys[i + 1] for i in range(len(keys) - 1)):
+    start = 0 if lo is None else bisect_left(keys, lo)
+    end = len(keys) if hi is None else max(start, bisect_left(keys, hi))
+    if any(keys[j - 1] >= keys[j] for j in range(max(start, 1), end)):
         raise ValueError(f"{what.split(':')[0]}: {whose} must be ascending and distinct")
-    return keys
+    return keys if (start, end) == (0, len(keys)) else keys[start:end]
 
 
 class LocKeys:
@@ -71,25 +77,13 @@ def repeats(arrays: list[bytes], lo: int | None = None,
     an earlier partition of the list holds, in the same form: a k-way merge, 8 bytes a
     URL, with no set of every URL built (the driver's step across partitions).
 
-    With ``lo`` and ``hi``, only the keys ``lo <= key < hi`` (each partition's found by
-    bisection): threads take ranges side by side. The keys read, and the pair across
-    the range's start, must be ascending, so ranges that tile the keys check every
-    pair once."""
+    With ``lo`` and ``hi``, only the keys ``lo <= key < hi`` (``ascending_keys``): threads
+    take ranges side by side."""
     for bound in (lo, hi):
         if bound is not None and not -(1 << 63) <= bound < (1 << 63):
             raise OverflowError("repeats: lo and hi are 64-bit keys")
-    parsed = []
-    for data in arrays:
-        if type(data) is not bytes or len(data) % 8:
-            raise ValueError("repeats: each partition's keys are array('q') bytes "
-                             "(8 bytes a key)")
-        keys = array("q")
-        keys.frombytes(data)
-        start = 0 if lo is None else bisect_left(keys, lo)
-        end = len(keys) if hi is None else max(start, bisect_left(keys, hi))
-        if any(keys[j - 1] >= keys[j] for j in range(max(start, 1), end)):
-            raise ValueError("repeats: each partition's keys must be ascending and distinct")
-        parsed.append(keys[start:end])
+    parsed = [ascending_keys(data, "repeats: each partition's keys are",
+                             "each partition's keys", lo, hi) for data in arrays]
     found = [array("q") for _ in parsed]
     previous = None
     for key, pid in heapq.merge(*(_tagged(keys, pid) for pid, keys in enumerate(parsed))):

@@ -48,15 +48,15 @@ def drop_urls(data: bytes, keys: bytes, drop: bytes, text: bool, examples: int,
     fresh shard's pages mapped each time (a Dask worker's malloc hands freed memory
     straight back to the system).
     """
+    if out is not None and type(out) is not bytearray:  # refusals in the C twin's order
+        raise TypeError(f"drop_urls: out is a bytearray, not {type(out).__name__}")
     order = array("q")
     if type(keys) is not bytes or len(keys) % 8:
         raise ValueError("drop_urls: keys are array('q') bytes (8 bytes a key)")
-    if out is not None and type(out) is not bytearray:
-        raise TypeError(f"drop_urls: out is a bytearray, not {type(out).__name__}")
-    if out is not None and len(out) < len(data):
-        raise ValueError("drop_urls: out is a bytearray at least as long as data")
     order.frombytes(keys)
     dropped = frozenset(ascending_keys(drop, "drop_urls: drop is", "the drop keys"))
+    if out is not None and len(out) < len(data):
+        raise ValueError("drop_urls: out is a bytearray at least as long as data")
     start, end = _blocks(data, text)
     pieces, kept, found = [data[:start]], 0, list[int]()
     newest: str | None = None
