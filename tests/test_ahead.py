@@ -18,9 +18,9 @@ from gitrepo import Repo
 
 from sitemapkit.publish import gitpass
 from sitemapkit.site import defaults
-from sitemapkit.sources.ahead import Ahead
 from sitemapkit.sources.built.mapping import Sources
 from sitemapkit.sources.built.scan import BuiltPage
+from sitemapkit.sources.git.ahead import Ahead
 from sitemapkit.sources.pages import PageRow
 
 
@@ -38,7 +38,7 @@ HELPERS = os.pathsep.join(str(Path(__file__).parent / d) for d in ("helpers", ".
 def test_the_child_gives_its_result_and_the_parent_goes_on():
     in_fresh_process("""
         import os
-        from sitemapkit.sources.ahead import Ahead
+        from sitemapkit.sources.git.ahead import Ahead
         ahead = Ahead(lambda: {"pid": os.getpid(), "sum": sum(range(10))})
         assert ahead.pid is not None
         got = ahead.take()
@@ -77,7 +77,7 @@ def test_no_fork_while_another_thread_runs():
 def test_cancel_waits_for_the_child_and_drops_its_result(tmp_path):
     in_fresh_process(f"""
         from pathlib import Path
-        from sitemapkit.sources.ahead import Ahead
+        from sitemapkit.sources.git.ahead import Ahead
         marker = Path({str(tmp_path / "done")!r})
         ahead = Ahead(lambda: marker.write_text("x"))
         assert ahead.pid is not None

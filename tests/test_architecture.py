@@ -1,11 +1,13 @@
-"""The package's shape holds: every protocol fact and option has one home, modules stay
-readable, both twins build from the same character classes, and the hot unit's
-interface is the narrow one the writer uses."""
+"""The package's shape holds: every protocol fact and option has one home, import-linter's
+layers and no-cycle contracts hold, both twins build from the same character classes,
+and the hot unit's interface is the narrow one the writer uses."""
 
 from __future__ import annotations
 
 import ast
+import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -20,6 +22,7 @@ from sitemapkit.options import (
     MKDOCS,
     OPTIONS,
     SPHINX,
+    _flags,
     for_host,
     markdown_table,
 )
@@ -77,18 +80,33 @@ def test_the_grep_finds_what_it_looks_for(tmp_path):
         "50000", "'http://www.sitemaps.org/schemas/sitemap/0.9'", "'.xml.gz'"]
 
 
-def test_modules_and_functions_stay_small():
-    big_modules, big_functions = [], []
-    for path in sorted(SRC.rglob("*.py")):
-        text = path.read_text("utf-8")
-        if len(text.splitlines()) > 300:
-            big_modules.append(f"{path.relative_to(SRC)}: {len(text.splitlines())} lines")
-        for node in ast.walk(ast.parse(text)):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                length = (node.end_lineno or node.lineno) - node.lineno + 1
-                if length > 60:
-                    big_functions.append(f"{path.relative_to(SRC)}:{node.name}: {length}")
-    assert big_modules == [] and big_functions == []
+def _lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
+    """import-linter's contracts from pyproject.toml, over the package found under ``root``."""
+    env = {**os.environ, "PYTHONPATH": str(root / "src")}
+    command = "import importlinter.cli as c; c.lint_imports_command()"
+    return subprocess.run([sys.executable, "-c", command,
+                           "--config", str(ROOT / "pyproject.toml"), "--no-cache"],
+                          capture_output=True, text=True, env=env, cwd=root)
+
+
+def test_the_layers_hold_and_no_package_imports_its_siblings_in_a_circle():
+    done = _lint_imports(ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "2 kept, 0 broken" in done.stdout
+
+
+@pytest.mark.parametrize(("where", "line", "broken"), [
+    ("rules/model.py", "from ..write import options as _planted", "Layers"),
+    ("validate/entries.py", "from . import xmlfile as _planted", "No cycle"),
+])
+def test_the_contracts_fail_on_a_broken_layer_or_a_cycle(tmp_path, where, line, broken):
+    shutil.copytree(SRC, tmp_path / "src" / "sitemapkit",
+                    ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    planted = tmp_path / "src" / "sitemapkit" / where
+    planted.write_text(planted.read_text("utf-8") + f"\n{line}  # noqa\n", "utf-8")
+    done = _lint_imports(tmp_path)
+    assert done.returncode != 0
+    assert f"{broken}" in done.stdout.split("Broken contracts", 1)[1]
 
 
 # --- the twins build from protocol's character classes ---------------------------
@@ -186,17 +204,18 @@ def test_write_flags_are_the_declared_options():
     done = subprocess.run([sys.executable, "-m", "sitemapkit", "write", "--help"],
                           capture_output=True, text=True, check=True)
     flags = set(re.findall(r"--[a-z-]+", done.stdout))
-    declared = {o.cli_flag for o in (*for_host(CLI), *for_host(CLI, INDEXNOW_OPTIONS))}
+    declared = {f.strip("`") for o in (*for_host(CLI), *for_host(CLI, INDEXNOW_OPTIONS))
+                for f in _flags(o, CLI).split(" / ")}  # a switch: --x and --no-x
     assert declared <= flags
     # the rest describe the input (its format, a folder's processes and uniqueness)
     assert flags - declared - {"--help", "--out", "--base-url", "--format", "--text",
                                "--quiet", "--jobs", "--unique"} == set()
 
 
-def test_readme_options_table_is_generated_from_the_declarations():
-    readme = (ROOT / "README.md").read_text("utf-8")
-    table = re.search(r"<!-- options:begin -->\n(.*?)<!-- options:end -->", readme, re.S)
-    assert table, "the README needs its generated options table"
+def test_the_docs_options_table_is_generated_from_the_declarations():
+    page = (ROOT / "docs" / "options.md").read_text("utf-8")
+    table = re.search(r"<!-- options:begin -->\n(.*?)<!-- options:end -->", page, re.S)
+    assert table, "docs/options.md needs its generated options table"
     assert table.group(1) == markdown_table(), \
         "regenerate it with: python -m sitemapkit.options"
     assert len({o.name for o in OPTIONS}) == len(OPTIONS)
@@ -210,7 +229,8 @@ def test_the_hot_unit_is_one_package_and_the_root_shows_the_public_surface():
     package = SRC / "_urlset"
     assert HOT_UNIT <= {p.name for p in package.iterdir()}
     private_at_root = {p.name for p in SRC.glob("_*.py")} - {"__init__.py", "__main__.py"}
-    assert private_at_root <= {"_compat.py", "_display.py"}, private_at_root
+    assert private_at_root <= {"_compat.py", "_display.py", "_files.py", "_version.py"}, \
+        private_at_root
     assert not list(SRC.glob("*.pyi")) and not list(SRC.glob("_urlset_c*.so"))
     from sitemapkit import _urlset
     if _urlset.USE_EXTENSIONS:

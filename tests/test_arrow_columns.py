@@ -18,8 +18,8 @@ from twin_drivers import drive_cells, outcome, shards_and_counts
 
 from sitemapkit import UrlEntry
 from sitemapkit.errors import ConfigError
-from sitemapkit.sources import arrowcols
-from sitemapkit.sources.arrowcols import ArrowSource
+from sitemapkit.sources.inputs import arrowcols
+from sitemapkit.sources.inputs.arrowcols import ArrowSource
 from sitemapkit.write.partition import partition_keys
 from test_line_reader import CHANGEFREQS, LASTMODS, LOCS
 

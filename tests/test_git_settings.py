@@ -16,7 +16,7 @@ from docs_projects import mkdocs_build, mkdocs_project, sphinx_build, sphinx_pro
 from gitrepo import Repo
 
 from sitemapkit.gitdates import GitOptions, git_dates
-from sitemapkit.sources.gitlog import MIN_GIT
+from sitemapkit.sources.git.commands import MIN_GIT
 
 GIT = shutil.which("git")
 

@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sitemapkit.errors import InputError
-from sitemapkit.sources.htmlmeta import HtmlSignals, html_signals, signals_from_tags
-from sitemapkit.sources.htmltags import start_tags
+from sitemapkit.heads.meta import HtmlSignals, html_signals, signals_from_tags
+from sitemapkit.heads.tags import start_tags
 
 
 class Reference(HTMLParser):
@@ -277,7 +277,7 @@ def test_the_space_classes_are_what_re_and_str_use():
 @pytest.mark.c_extension
 def test_the_c_tables_are_built_from_the_reference_classes():
     from sitemapkit._urlset import _heads_py, _urlset_c
-    from sitemapkit.sources.htmlmeta import NEEDLES
+    from sitemapkit.heads.meta import NEEDLES
     assert _urlset_c._head_classes() == (_heads_py.TEXT_SPACE.encode(),
                                          bytes(sorted(_heads_py.BYTES_SPACE)), NEEDLES)
 

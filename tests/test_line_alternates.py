@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from sitemapkit._urlset import _urlset_py
 from sitemapkit.errors import SitemapkitError
 from sitemapkit.rules.urls import normalize_loc
-from sitemapkit.sources.inputs import Reader
-from sitemapkit.sources.lines import LineReader
+from sitemapkit.sources.inputs.lines import LineReader
+from sitemapkit.sources.inputs.readers import Reader
 from sitemapkit.write.options import resolve
 from sitemapkit.write.stream import MemoryShards
 

@@ -16,8 +16,8 @@ from twin_drivers import drive_lines, outcome, shards_and_counts, via_lines
 
 from sitemapkit._urlset import _urlset_py
 from sitemapkit.errors import InputError, SitemapkitError
-from sitemapkit.sources.inputs import Reader
-from sitemapkit.sources.lines import LineReader
+from sitemapkit.sources.inputs.lines import LineReader
+from sitemapkit.sources.inputs.readers import Reader
 from sitemapkit.write import shard_bytes
 
 BASE = "https://example.com/"

@@ -19,7 +19,7 @@ from sitemap_check import read_set
 
 from sitemapkit.publish.dating import page_dates
 from sitemapkit.sources.built.listed import main_links
-from sitemapkit.sources.gitdates import GitDates
+from sitemapkit.sources.git.dates import GitDates
 from sitemapkit.sources.pages import PageRow
 from test_site_generators import check, generator_urls, need, run, site
 

@@ -29,7 +29,7 @@ from sitemapkit import (
 )
 from sitemapkit.errors import ConfigError, OutputError
 from sitemapkit.rules.urls import normalize_loc
-from sitemapkit.sources.partitions import canonical_loc, partition_key
+from sitemapkit.sources.inputs.partitions import canonical_loc, partition_key
 from sitemapkit.write import output
 from sitemapkit.write import storage as storage_module
 
@@ -313,7 +313,7 @@ def test_canonical_loc_is_the_writers_normal_form(host, scheme, path, query):
 
 
 def test_partition_key_is_stable_across_processes():
-    code = ("from sitemapkit.sources.partitions import partition_key;"
+    code = ("from sitemapkit.sources.inputs.partitions import partition_key;"
             "print(partition_key('https://Example.com/a b', 'https://example.com/'))")
     outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            env={**os.environ, "PYTHONHASHSEED": seed}).stdout

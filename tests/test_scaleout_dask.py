@@ -1,5 +1,8 @@
 """sitemapkit.dask on a real distributed.LocalCluster with 2 worker processes:
-2,000,000 URLs over 16 partitions, 5% of them repeated across partitions."""
+320,000 URLs over 16 partitions, 5% of them repeated across partitions. The tests that
+kill workers run on a cluster of their own, so the shared one never loses a worker, and
+every test first waits (bounded) for both workers: a cluster left without workers fails
+that test by name instead of hanging the run."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ import scaleout_data as data
 from sitemap_check import read_large_set, read_set
 
 pytest.importorskip("distributed", reason="the test extra installs dask[dataframe] and distributed")
+import dask
 import dask.bag as db
 import dask.dataframe as dd
 from distributed import Client, LocalCluster
@@ -24,12 +28,36 @@ pytestmark = [pytest.mark.slow,
               pytest.mark.filterwarnings("ignore::UserWarning")]
 
 
+WORKERS_READY = 120  # seconds a test waits for the cluster's workers before it fails
+
+
+def _cluster() -> LocalCluster:
+    return LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                        dashboard_address=None, silence_logs=50)
+
+
 @pytest.fixture(scope="module")
-def client():
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=None, silence_logs=50) as cluster, \
-            Client(cluster) as c:
+def shared_client():
+    with _cluster() as cluster, Client(cluster) as c:
         yield c
+
+
+@pytest.fixture
+def client(shared_client):
+    shared_client.wait_for_workers(2, timeout=WORKERS_READY)
+    with shared_client.as_current():  # the one dask.compute uses, whatever else exists
+        yield shared_client
+
+
+@pytest.fixture
+def killable_client():
+    """A cluster of its own for a test that kills workers; a task may kill one worker
+    at most once before it is called failed (allowed-failures 1)."""
+    with dask.config.set({"distributed.scheduler.allowed-failures": 1}), _cluster() as cluster, \
+            Client(cluster) as c:
+        c.wait_for_workers(2, timeout=WORKERS_READY)
+        with c.as_current():
+            yield c
 
 
 def files(out) -> dict[str, bytes]:
@@ -70,7 +98,7 @@ def test_bag_of_entries_is_deduplicated_on_normalized_locs(client, tmp_path):
     assert len(read_set(tmp_path, data.BASE).locs) == 550
 
 
-def test_a_worker_killed_mid_task_ends_in_one_complete_set(client, tmp_path):
+def test_a_worker_killed_mid_task_ends_in_one_complete_set(killable_client, tmp_path):
     """The retried task rewrites the same names and bytes; the commit lists each once."""
     out, marker = tmp_path / "site", str(tmp_path / "killed")
     items: list[object] = [f"{data.BASE}k/{i}" for i in range(4000)]
@@ -83,7 +111,8 @@ def test_a_worker_killed_mid_task_ends_in_one_complete_set(client, tmp_path):
     assert sorted(os.listdir(out)) == sorted([*result.shard_files, "sitemap.xml"])
 
 
-def test_a_partition_that_always_fails_leaves_the_old_set_live(client, tmp_path):
+def test_a_partition_that_always_fails_leaves_the_old_set_live(killable_client,
+                                                               tmp_path):
     out = tmp_path / "site"
     write_sitemaps(db.from_sequence([f"{data.BASE}old/{i}" for i in range(100)]), out,
                    data.BASE, fsync=False)

@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from docs_projects import need
 from gitref import reference_date
 from gitrepo import Repo
 from sitemap_check import read_set
@@ -29,15 +30,6 @@ from sitemapkit.validate import ValidateOptions, validate
 BASE = "https://example.com/"
 BIN = Path(sys.executable).parent
 DATES = ("2024-01-10T09:00:00+01:00", "2024-03-05T14:30:00-05:00", "2024-07-21T08:15:00+05:30")
-
-
-def need(tool: str) -> str:
-    found = shutil.which(tool) or (str(BIN / tool) if (BIN / tool).exists() else None)
-    if found is None:
-        if os.environ.get("SITEMAPKIT_REQUIRE_GENERATORS") == "1":
-            pytest.fail(f"{tool} is required here (SITEMAPKIT_REQUIRE_GENERATORS=1)")
-        pytest.skip(f"{tool} is not installed")
-    return found
 
 
 def run(*args: object, cwd: Path, timeout: int = 600) -> str:

@@ -27,7 +27,7 @@ from sitemapkit.validate.findings import RULE_OF
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = "https://example.com/"
-COMMANDS = ("write", "validate", "index", "rules", "doctor")
+COMMANDS = ("write", "site", "validate", "index", "rules", "doctor")
 
 
 def cli(*args: str, cwd: Path | None = None, stdin: str | None = None,
@@ -283,21 +283,23 @@ def test_dirhtml_canonical_with_a_raw_space_is_the_same_url(tmp_path):
 
 # --- the README matches the CLI ----------------------------------------------------------
 def readme_command_lines() -> list[list[str]]:
-    text = (ROOT / "README.md").read_text()
+    """Every sitemapkit command line of the README and the docs site."""
     lines: list[list[str]] = []
-    for block in re.findall(r"```bash\n(.*?)```", text, flags=re.S):
-        for line in block.replace("\\\n", " ").splitlines():
-            line = line.split(" #", 1)[0].strip()
-            if line.startswith("sitemapkit "):
-                lines.append(line.split())
-    lines += [m.split() for m in re.findall(r"`(sitemapkit (?:write|validate|index)[^`]*)`",
-                                              text)]
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        text = page.read_text()
+        for block in re.findall(r"```bash\n(.*?)```", text, flags=re.S):
+            for line in block.replace("\\\n", " ").splitlines():
+                for part in line.split(" #", 1)[0].split("&&"):
+                    if part.strip().startswith("sitemapkit "):
+                        lines.append(part.split())
+        lines += [m.split() for m in
+                  re.findall(r"`(sitemapkit (?:write|site|validate|index)[^`]*)`", text)]
     return lines
 
 
 def test_every_flag_the_readme_shows_exists():
     lines = readme_command_lines()
-    assert len(lines) >= 5
+    assert len(lines) >= 20
     helps = {c: cli(c, "--help").stdout for c in COMMANDS}
     for words in lines:
         command = words[1]

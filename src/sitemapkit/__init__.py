@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from ._urlset import USE_EXTENSIONS
+from ._version import __version__
 from .errors import ConfigError, NoUrlsError, SitemapkitError
 from .rules.model import RULES, EntryError, UrlEntry
 from .write import WriteResult, WriterOptions, write_sitemaps
 from .write.partition import PartitionManifest, write_partition
 from .write.setcommit import commit
-
-__version__ = "0.1.0"
 
 __all__ = [
     "RULES",

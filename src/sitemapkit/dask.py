@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .errors import ConfigError
-from .sources.partitions import entries_from_rows, table_columns
+from .sources.inputs.partitions import entries_from_rows, table_columns
 from .write.options import WriterOptions, resolve
 from .write.partition import partition_keys, repeat_examples, repeated_keys, write_once
 from .write.prepared import PreparedPartition, prepare_partition

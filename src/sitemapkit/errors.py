@@ -25,6 +25,21 @@ class InputError(SitemapkitError, ValueError):
     """An input file itself is malformed (bad header, bad JSON line)."""
 
 
+class InvalidEntriesError(InputError):
+    """Every invalid entry of an input, read to its end (``on_invalid="report"``):
+    ``entries`` holds the first of them (each an ``EntryError`` with its input line),
+    ``count`` all of them, ``by_rule`` their rules. Nothing was written."""
+
+    def __init__(self, entries: list[object], count: int, by_rule: dict[str, int]) -> None:
+        rules = ", ".join(f"{rule}: {n:,}" for rule, n in sorted(by_rule.items()))
+        super().__init__(f"{count:,} invalid entr{'y' if count == 1 else 'ies'} ({rules})")
+        self.entries, self.count, self.by_rule = entries, count, by_rule
+
+
+class FetchError(SitemapkitError):
+    """A file named by a URL could not be fetched (refused, too large, timed out)."""
+
+
 class NotifyConfigError(ConfigError):
     """A notification setting is unusable (bad key, ping template without {sitemap})."""
 

@@ -2,9 +2,9 @@
 that take it.
 
 MkDocs' config schema (``mkdocs.config``), the Sphinx ``add_config_value`` calls
-(``sitemapkit_<name>``), the ``sitemapkit write`` flags and the README's options table
+(``sitemapkit_<name>``), the ``sitemapkit write`` flags and the docs' options table
 are all generated from ``OPTIONS`` (``python -m sitemapkit.options`` prints the
-table; a test checks the README against it). ``publish.settings`` turns the values a
+table; a test checks docs/options.md against it). ``publish.settings`` turns the values a
 host read into the typed objects the pipeline takes.
 """
 
@@ -23,8 +23,10 @@ from .protocol import (
     MAX_BYTES,
     MAX_URLS,
 )
-from .sources.pages import LASTMOD_KINDS
-from .write.compress import BACKENDS
+
+# The values two options take; the modules that act on them import them from here.
+LASTMOD_KINDS = ("datetime", "date", "none")  # how a page's date is written
+BACKENDS = ("auto", "zlib", "isal", "zlib-ng")  # gzip implementations, "auto": the fastest
 
 MKDOCS, SPHINX, CLI, SITE = "mkdocs", "sphinx", "cli", "site"  # SITE: `sitemapkit site`
 DOCS = (MKDOCS, SPHINX)
@@ -132,8 +134,8 @@ OPTIONS: tuple[Option, ...] = (
        ALL, section="output"),
     _o("gzip_level", None, "compression level (default: 6 for zlib and zlib-ng, the level "
        "closest in size for isal)", ALL, int, NONE, section="output"),
-    _o("gzip_backend", "auto", "gzip implementation: auto is zlib-ng when installed (the "
-       "'fast' extra), else zlib; isal and zlib-ng need the 'fast' extra",
+    _o("gzip_backend", "auto", "gzip implementation: auto is zlib-ng when installed (a "
+       "core dependency where it ships wheels), else zlib; isal needs the 'fast' extra",
        (CLI, SITE), str, choices=BACKENDS, section="output"),
     _o("index_filename", None, "index file name when sharded (default: the entry point; "
        "sitemap-index.xml for text sitemaps)", (CLI,), str, NONE, section="output"),
@@ -208,8 +210,17 @@ def _shown(value: Any) -> str:
     return f"`{value!r}`" if isinstance(value, str) else f"`{value}`"
 
 
+def _flags(option: Option, host: str) -> str:
+    """A switch's two forms (every command takes both), else its one flag."""
+    if option.flag is None and isinstance(option.default_for(host), bool) and \
+            not [c for c in option.choices if isinstance(c, str)]:
+        dashed = option.name.replace("_", "-")
+        return f"`--{dashed}` / `--no-{dashed}`"
+    return f"`{option.flag_for(host)}`"
+
+
 def markdown_table() -> str:
-    """The README's options table (MkDocs keys; Sphinx adds the sitemapkit_ prefix)."""
+    """The docs' options table (MkDocs keys; Sphinx adds the sitemapkit_ prefix)."""
     rows = ["| option | default | MkDocs | Sphinx | `sitemapkit write` | `sitemapkit site` | "
             "meaning |", "|---|---|---|---|---|---|---|"]
     for option in OPTIONS:
@@ -217,7 +228,7 @@ def markdown_table() -> str:
         default = "; ".join(f"{h}: {_shown(v)}" for h, v in defaults.items()) \
             if len(set(map(repr, defaults.values()))) > 1 else _shown(option.default)
         cells = ["✓" if h in option.hosts else "" for h in DOCS]
-        flags = [f"`{option.flag_for(h)}`" if h in option.hosts else "" for h in (CLI, SITE)]
+        flags = [_flags(option, h) if h in option.hosts else "" for h in (CLI, SITE)]
         rows.append(f"| `{option.name}` | {default} | {' | '.join(cells + flags)} | "
                     f"{option.help.replace('|', '/')} |")
     return "\n".join(rows) + "\n"

@@ -16,6 +16,16 @@ import string
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 XHTML_NS = "http://www.w3.org/1999/xhtml"
 XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
+# Extensions whose schemas Google publishes (rule 8: the <url> wildcard is strict, so an
+# extension is accepted where its schema is known). Each: its top element inside <url>,
+# and the children that schema requires, "a|b" meaning one of them.
+KNOWN_EXTENSIONS: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "http://www.google.com/schemas/sitemap-image/1.1": ("image", "image", ("loc",)),
+    "http://www.google.com/schemas/sitemap-video/1.1": (
+        "video", "video", ("thumbnail_loc", "title", "description", "content_loc|player_loc")),
+    "http://www.google.com/schemas/sitemap-news/0.9": (
+        "news", "news", ("publication", "publication_date", "title")),
+}
 LEGACY_NAMESPACES = {
     "http://www.google.com/schemas/sitemap/0.84": "the legacy Google 0.84 namespace",
     "https://www.sitemaps.org/schemas/sitemap/0.9": "https instead of http",

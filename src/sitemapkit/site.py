@@ -28,7 +28,7 @@ from .publish.gitpass import dates_ahead, row_dates
 from .publish.pipeline import Outcome, publish_pages
 from .publish.settings import page_rules, publish_settings, writer_options
 from .rules.urls import normalize_base_url
-from .sources.built import generator_meta, read_site
+from .sources.built import detect, generator_meta, read_site
 from .sources.built.compare import (
     EXCLUDED,
     UNSOURCED,
@@ -38,11 +38,11 @@ from .sources.built.compare import (
     write_report,
 )
 from .sources.built.family import Layout
-from .sources.built.floor import OldSitemap
+from .sources.built.floor import OldSitemap, read_base
 from .sources.built.languages import page_clusters
 from .sources.built.listed import with_lists
 from .sources.built.mapping import Sources, find_sources
-from .sources.built.scan import SINGULAR, BuiltPage, Scan, page_identity
+from .sources.built.scan import SINGULAR, BuiltPage, Scan, page_identity, require_dir
 from .sources.pages import PageRow
 from .write.output import remove_owned
 
@@ -74,21 +74,19 @@ def _collector_paused(run: Callable[..., Outcome]) -> Callable[..., Outcome]:
 
 
 @_collector_paused
-def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str, *,
+def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str | None = None, *,
                   source: str | os.PathLike[str] | None = None,
                   map_file: str | os.PathLike[str] | None = None,
                   indexnow: Mapping[str, Any] | None = None, **values: Any) -> Outcome:
     """Write sitemaps for the built site in ``out_dir``; ``source`` is the generator's
-    project directory (its config file there says which generator built it)."""
+    project directory (its config file there says which generator built it). Without
+    ``base_url``, the site's URL is the one the generator's config names, else the one
+    its own sitemap's locs give."""
     started = time.perf_counter()
     unknown = set(values) - {o.name for o in for_host(SITE)}
     if unknown:
         raise ConfigError(f"unknown options {sorted(unknown)} for sitemapkit site")
     settings_values = {**defaults(), **values}
-    try:
-        base = normalize_base_url(base_url)
-    except ValueError as exc:
-        raise ConfigError(str(exc)) from None
     out = Path(out_dir)
     settings = publish_settings(settings_values, indexnow)
     writer = writer_options(settings_values)
@@ -96,9 +94,18 @@ def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str, *,
     # absolute once: every source path derives from it, and git dates then take the
     # paths as they are (a relative one costs an abspath per page, three times over)
     project = Path(os.path.abspath(source)) if source is not None else None
-    found, layout, old = read_site(out, base, project, str(writer.resolved().filename))
+    name = str(writer.resolved().filename)
+    require_dir(out)
+    early = detect(project) if project is not None else None
+    base_url, whence = _base_url(base_url, early, out, name, source)
+    try:
+        base = normalize_base_url(base_url)
+    except ValueError as exc:
+        raise ConfigError(f"{exc} ({whence})" if whence else str(exc)) from None
+    found, layout, old = read_site(out, base, project, name, early)
     meta = generator_meta(found)
-    notes, warnings = _scan_notes(found, base)
+    notes, warnings = _scan_notes(found, base, whence)
+    notes[1:1] = [f"base URL {base} from {whence}"] if whence else []
     pages = [p for p in found.pages if not rules.excluded(p.path)]
     unlisted = {p.url: (p.path, EXCLUDED) for p in found.pages if rules.excluded(p.path)}
     sources = find_sources(pages, out, base, layout, project,
@@ -124,7 +131,8 @@ def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str, *,
     still = unsourced if settings_values["drop_unsourced"] else \
         sum(1 for row, date in zip(rows, dated.dates, strict=True)
             if not row.source and date is None)
-    notes += sources.notes + _unsourced_note(still, settings_values) + _mapped_note(sources)
+    notes += sources.notes + _unsourced_note(still, settings_values, source, layout) + \
+        _mapped_note(sources)
     notes += dates.notes
     notes += language_notes + floor_notes + after_write + _map_artifacts(map_file, out)
     outcome.infos[1:1] = notes
@@ -134,15 +142,41 @@ def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str, *,
     return outcome
 
 
-def _scan_notes(found: Scan, base: str) -> tuple[list[str], list[str]]:
+def _base_url(given: str | None, layout: Layout | None, out: Path, name: str,
+              source: str | os.PathLike[str] | None) -> tuple[str, str]:
+    """(the base URL, where it came from; "" when given). The generator's config names
+    the site's URL; its own sitemap's locs say it too. Neither: an error naming what was
+    looked at."""
+    if given is not None:
+        return given, ""
+    if layout is not None and layout.base_url:
+        return layout.base_url, layout.base_from
+    if (found := read_base(out, name)) is not None:
+        return found, f"the locs of {possessive(layout.family if layout else 'the generator')} " \
+            f"{name}"
+    looked = f"{layout.base_from} is not set" if layout is not None else \
+        f"no generator config in {source}" if source is not None else "no --source given"
+    raise ConfigError(f"no base URL for {out}: {looked}, and {out / name} names no page of "
+                      "the output; pass --base-url with the site's URL of that folder")
+
+
+def _scan_notes(found: Scan, base: str, whence: str) -> tuple[list[str], list[str]]:
     left = ", ".join(f"{n:,} {SINGULAR[kind] if n == 1 else kind}"
                      for kind, n in found.left_out.items() if n)
     notes = [f"{count(len(found.pages), 'page')} found" + (f"; left out: {left}" if left else "")]
     warnings = []
     if found.other_base:
         page, canonical = found.other_base[0]
+        check = f"check {whence}, or pass --base-url" if whence else "check --base-url"
+        if len(found.other_base) == found.canonicals:  # not one page agrees: the setup is off
+            path = page[: -len("index.html")] if page.endswith("index.html") else page
+            site = canonical[: -len(path)] if path and canonical.endswith(path) else canonical
+            raise ConfigError(
+                f"the base URL {base} disagrees with every page's canonical URL "
+                f"({count(found.canonicals, 'page')}), e.g. {page} says {canonical}: the site "
+                f"is at {site}, by its pages; {check}")
         warnings.append(f"the base URL {base} disagrees with {len(found.other_base):,} pages' "
-                        f"canonical URLs, e.g. {page} says {canonical}; check --base-url")
+                        f"canonical URLs, e.g. {page} says {canonical}; {check}")
     return notes, warnings
 
 
@@ -184,13 +218,21 @@ def _mapped_note(sources: Sources) -> list[str]:
     return ["; ".join(ways)] if ways else []
 
 
-def _unsourced_note(unsourced: int, values: Mapping[str, Any]) -> list[str]:
+def _unsourced_note(unsourced: int, values: Mapping[str, Any],
+                    source: str | os.PathLike[str] | None, layout: Layout | None) -> list[str]:
+    """How many pages have no source, and why: the setup's cause when there is one."""
     if not unsourced:
         return []
     what = "left out (drop_unsourced)" if values["drop_unsourced"] else \
         "listed without lastmod (none lists a page with one)"
-    return [f"{count(unsourced, 'page')} with no source file (list and taxonomy pages, "
-            f"pages the generator made, pages no rule maps): {what}"]
+    if source is None:
+        why = "no --source was given, so no generator config was read; run from the " \
+            "project's root or pass --source with the folder that holds its config"
+    elif layout is None:
+        why = f"no generator config in {source}, and no --map or edit link names them"
+    else:
+        why = "list and taxonomy pages, pages the generator made, pages no rule maps"
+    return [f"{count(unsourced, 'page')} with no source file ({why}): {what}"]
 
 
 def _with_alternates(rows: list[PageRow], old: OldSitemap | None,

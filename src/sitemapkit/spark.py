@@ -24,7 +24,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from .errors import ConfigError, PartitionError
-from .sources.partitions import table_columns
+from .sources.inputs.partitions import table_columns
 from .write.options import WriterOptions, resolve
 from .write.partition import partition_keys, repeated_keys, write_once
 from .write.result import WriteResult

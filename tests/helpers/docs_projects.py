@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 from gitrepo import Repo
 
@@ -79,3 +81,15 @@ def sphinx_build(root: Path, out: str, *args: str, builder: str = "html", check:
     if check and done.returncode != 0:
         raise AssertionError(f"sphinx-build failed:\n{done.stdout}\n{done.stderr}")
     return done
+
+
+def need(tool: str) -> str:
+    """A generator's executable (on PATH or beside this Python); skipped when missing,
+    unless SITEMAPKIT_REQUIRE_GENERATORS=1 (CI sets it): then a missing one fails."""
+    here = Path(sys.executable).parent / tool
+    found = shutil.which(tool) or (str(here) if here.exists() else None)
+    if found is None:
+        if os.environ.get("SITEMAPKIT_REQUIRE_GENERATORS") == "1":
+            pytest.fail(f"{tool} is required here (SITEMAPKIT_REQUIRE_GENERATORS=1)")
+        pytest.skip(f"{tool} is not installed")
+    return found

@@ -11,7 +11,7 @@ from typing import Any
 
 from sitemapkit.errors import SitemapkitError
 from sitemapkit.rules import EntryError, normalize_entry
-from sitemapkit.sources.lines import LineReader
+from sitemapkit.sources.inputs.lines import LineReader
 from sitemapkit.validate import ValidateOptions, validate
 from sitemapkit.write.options import resolve
 from sitemapkit.write.stream import MemoryShards

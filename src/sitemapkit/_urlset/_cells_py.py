@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._rows_py import Fields, _padded
+from ._rows_py import ADDED, DUPLICATE, EXHAUSTED, SLOW, Fields, _padded
 
 # One Arrow text column as feed_cells reads it: (64-bit offsets, values, first offset).
 Cells = tuple[object, object, int]
@@ -63,8 +63,6 @@ def feed_cells(buf: Any, cells: tuple[Cells | None, ...], start: int,
                rows: int) -> tuple[int, int, int]:
     """``UrlsetBuffer.feed_cells`` of this twin: as ``feed_lines``, a row at a time,
     positions being row numbers (a SLOW row is read from the columns in Python)."""
-    from ._urlset_py import ADDED, DUPLICATE, EXHAUSTED, SLOW
-
     if len(cells) != 4 or not 0 <= start <= rows:
         raise ValueError("feed_cells: four columns (or None) and 0 <= start <= rows")
     views = cell_views(cells, rows)

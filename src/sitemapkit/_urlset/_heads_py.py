@@ -15,7 +15,7 @@ import os
 import re
 
 from ..errors import InputError
-from ..sources.htmlmeta import NEEDLES, html_signals
+from ..heads.meta import NEEDLES, html_signals
 
 __all__ = ["BYTES_SPACE", "NEEDLES", "TEXT_SPACE", "head_signals", "html_files", "read_head",
            "read_pages"]

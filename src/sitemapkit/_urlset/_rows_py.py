@@ -13,6 +13,8 @@ always do. So this module only has to recognise the plain lines; anything unusua
 from __future__ import annotations
 
 TEXT, TABLE, JSONL = 0, 1, 2  # line layouts
+# What offering a row answers (the C twin's enum has the same values).
+ADDED, FULL, SLOW, DUPLICATE, EXHAUSTED = 0, 1, 2, 3, 4
 # What str.strip() removes from ASCII text: a field with it at either end is SLOW.
 STRIPPED = frozenset(b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f")
 JSON_SPACE = frozenset(b" \t")

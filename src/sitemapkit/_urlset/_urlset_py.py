@@ -25,6 +25,11 @@ from ._kernels_py import crc32 as crc32
 from ._kernels_py import loc_key as loc_key
 from ._kernels_py import repeats as repeats
 from ._locset_py import LocSet as LocSet  # re-exported: part of this twin
+from ._rows_py import ADDED as ADDED  # what offering a row answers
+from ._rows_py import DUPLICATE as DUPLICATE
+from ._rows_py import EXHAUSTED as EXHAUSTED
+from ._rows_py import FULL as FULL
+from ._rows_py import SLOW as SLOW
 from ._rows_py import split_line
 from ._shards_py import HEAD as HEAD  # a shard's envelope lives with the shard edits
 from ._shards_py import HEAD_XHTML as HEAD_XHTML
@@ -32,7 +37,6 @@ from ._shards_py import TAIL as TAIL
 from ._shards_py import drop_urls as drop_urls
 from ._shards_py import sort_keys as sort_keys
 
-ADDED, FULL, SLOW, DUPLICATE, EXHAUSTED = 0, 1, 2, 3, 4
 # The UrlEntry fields the fast path reads; a test fails when UrlEntry gains another.
 FAST_FIELDS = ("loc", "lastmod", "changefreq", "priority", "alternates")
 

@@ -14,9 +14,9 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from .. import __version__
 from .._display import shown_path
 from .._urlset import build_description
+from .._version import __version__
 from . import doctor, index, rules, site, validate, write
 from .write import progress_line
 
@@ -26,16 +26,26 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "rules": rules.run, "doctor": doctor.run}
 
 
-class _Help(argparse.HelpFormatter):
-    """Every option on its help line with its default, when it has a value one."""
+class _Help(argparse.RawDescriptionHelpFormatter):
+    """Every option's help as a sentence, with its default when it has a value one; the
+    examples epilog as written, a command a line."""
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         text = action.help or ""
         default = action.default
-        if "(default" in text or default in (None, False, True, [], argparse.SUPPRESS) or \
-                not action.option_strings:
-            return text
-        return f"{text} (default: {default})"
+        if "(default" not in text and default not in (None, False, True, [],
+                                                      argparse.SUPPRESS) \
+                and action.option_strings:
+            text = f"{text} (default: {default})"
+        return _sentence(text)
+
+
+def _sentence(text: str) -> str:
+    """``add the line (default: yes)`` -> ``Add the line (default: yes).``"""
+    if not text or text == argparse.SUPPRESS:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "?", "!", ":")) else text + "."
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -43,10 +43,15 @@ def add_flag(group: Any, option: Option, dest: str, host: str = CLI) -> None:
         group.add_argument(flag, dest=dest, default=False, nargs="?", const=True,
                            choices=words, help=option.help)
         return
-    if default is True or default is False:
-        group.add_argument(flag, dest=dest, default=default,
-                           action="store_false" if default else "store_true",
-                           help=f"turn off: {option.help}" if default else option.help)
+    if (default is True or default is False) and option.flag is None:
+        # both forms on every command that takes it: --robots-txt / --no-robots-txt
+        action = group.add_argument(f"--{option.name.replace('_', '-')}", dest=dest,
+                                    default=default, action=argparse.BooleanOptionalAction)
+        action.help = f"{option.help} (default: {'yes' if default else 'no'})"
+        return
+    if default is True or default is False:  # a named switch: --dry-run
+        group.add_argument(flag, dest=dest, default=default, help=option.help,
+                           action="store_false" if default else "store_true")
         return
     if option.item is not None:
         group.add_argument(flag, dest=dest, action="append", default=[],
@@ -56,6 +61,11 @@ def add_flag(group: Any, option: Option, dest: str, host: str = CLI) -> None:
     group.add_argument(flag, dest=dest, type=kind, default=default,
                        choices=option.choices or None, metavar=option.cli_metavar
                        if not option.choices else None, help=option.help)
+
+
+def examples(*lines: str) -> str:
+    """A command's help epilog: its examples, one command a line."""
+    return "examples:\n" + "\n".join(f"  {line}" for line in lines)
 
 
 def declared(name: str) -> Option:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .. import __version__
 from .._urlset import build_description
-from .common import Subparsers
+from .._version import __version__
+from .common import Subparsers, examples
 
 OPTIONAL = ("isal", "zlib-ng", "lxml", "mkdocs", "properdocs", "mkdocs-static-i18n", "sphinx",
             "zensical")
@@ -17,7 +17,8 @@ OPTIONAL = ("isal", "zlib-ng", "lxml", "mkdocs", "properdocs", "mkdocs-static-i1
 def add(sub: Subparsers, formatter: type[argparse.HelpFormatter]) -> None:
     sub.add_parser("doctor", formatter_class=formatter,
                    help="the build (C accelerator or pure Python), Python, git and the "
-                   "optional backends")
+                   "optional backends",
+                   epilog=examples("sitemapkit doctor", "python -m sitemapkit doctor"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -25,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
     import platform  # and these ~10 ms (shutil brings bz2 and lzma)
     import shutil
 
-    from ..sources.gitlog import git_check
+    from ..sources.git.commands import git_check
     from ..write.compress import DEFAULT_LEVEL, description, resolve_backend
 
     git = shutil.which("git")

@@ -6,13 +6,23 @@ import argparse
 import sys
 
 from ..errors import SiteIndexError, SitemapkitError
-from .common import Subparsers, add_flag, declared, error, fail
+from ..options import SITE
+from .common import Subparsers, add_flag, declared, error, examples, fail
+
+SHOWN = 20  # findings printed before the count of the rest
 
 
 def add(sub: Subparsers, formatter: type[argparse.HelpFormatter]) -> None:
     i = sub.add_parser("index", formatter_class=formatter,
                        help="write one sitemap index over per-version sitemaps (mike, "
-                       "Read the Docs-style /<lang>/<version>/)")
+                       "Read the Docs-style /<lang>/<version>/)",
+                       epilog=examples(
+                           "sitemapkit index gh-pages/ -o gh-pages/ --base-url "
+                           "https://docs.example.com/",
+                           "sitemapkit index gh-pages/ -o gh-pages/ --base-url "
+                           "https://docs.example.com/ --alias latest",
+                           "sitemapkit index _build/en/latest _build/de/latest -o _build/ "
+                           "--base-url https://docs.example.com/"))
     i.add_argument("dirs", nargs="+", metavar="DIR",
                    help="version directories, or a mike site root holding versions.json")
     i.add_argument("-o", "--out", required=True,
@@ -22,7 +32,9 @@ def add(sub: Subparsers, formatter: type[argparse.HelpFormatter]) -> None:
     i.add_argument("--versions", nargs="+", action="extend", default=[],
                    metavar="NAME_OR_GLOB", help="mike: only these versions (globs like '2.*')")
     i.add_argument("--alias", help="mike: only the version this alias points to, e.g. latest")
-    i.add_argument("--no-robots", action="store_true", help="leave robots.txt alone")
+    add_flag(i, declared("robots_txt"), "robots_txt", SITE)
+    i.add_argument("--no-robots", dest="robots_txt", action="store_false",
+                   help=argparse.SUPPRESS)  # the name before --no-robots-txt, still taken
     add_flag(i, declared("max_bytes"), "max_bytes")
     i.add_argument("-q", "--quiet", action="store_true", help="no summary line")
 
@@ -35,11 +47,15 @@ def run(args: argparse.Namespace) -> int:
         from ..publish.siteindex import build_index  # on use: a faster CLI start
 
         result = build_index(args.dirs, args.out, args.base_url, versions=args.versions,
-                             alias=args.alias, robots=not args.no_robots,
+                             alias=args.alias, robots=args.robots_txt,
                              max_bytes=args.max_bytes)
     except SiteIndexError as exc:
-        for finding in getattr(exc.report, "findings", ()):
+        findings = list(getattr(exc.report, "findings", ()))
+        for finding in findings[:SHOWN]:
             print(finding.text(), file=sys.stderr)
+        if len(findings) > SHOWN:
+            print(f"... and {len(findings) - SHOWN:,} more findings (sitemapkit validate on "
+                  "each directory shows them all)", file=sys.stderr)
         return fail(exc)
     except SitemapkitError as exc:
         return fail(exc)

@@ -7,12 +7,14 @@ import re
 
 from ..protocol_rules import RULES, describe
 from ..rules.model import RULES as ENTRY_RULES
-from .common import Subparsers, error
+from .common import Subparsers, error, examples
 
 
 def add(sub: Subparsers, formatter: type[argparse.HelpFormatter]) -> None:
     r = sub.add_parser("rules", formatter_class=formatter,
-                       help="the protocol rules that messages cite, with their sources")
+                       help="the protocol rules that messages cite, with their sources",
+                       epilog=examples("sitemapkit rules", "sitemapkit rules 9",
+                                       "sitemapkit rules loc-absolute lastmod-format"))
     r.add_argument("which", nargs="*", metavar="N_OR_ID",
                    help="rule numbers or ids, e.g. 10 or loc-too-long (default: all)")
 

@@ -5,20 +5,29 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from ..errors import SitemapkitError
 from ..options import SITE
-from .common import Subparsers, add_declared, declared_values, fail
+from .common import Subparsers, add_declared, declared_values, examples, fail
 
 
 def add(sub: Subparsers, formatter: type[argparse.HelpFormatter]) -> None:
     s = sub.add_parser("site", formatter_class=formatter,
                        help="git-dated sitemaps for a built site (Hugo, Zensical, MkDocs, "
-                       "ProperDocs, Sphinx, Jekyll, ...), from its output directory")
+                       "ProperDocs, Sphinx, Jekyll, ...), from its output directory",
+                       epilog=examples(
+                           "hugo && sitemapkit site public/",
+                           "npm run build && sitemapkit site build/ --report left-out.jsonl",
+                           "sitemapkit site _build/html --source docs/ --validate strict",
+                           "sitemapkit site out/ --base-url https://example.com/docs/ "
+                           "--map pages.jsonl"))
     s.add_argument("out_dir", metavar="OUT_DIR", help="the generator's output directory")
-    s.add_argument("--base-url", required=True, help="URL of OUT_DIR on the site")
-    s.add_argument("--source", help="the generator's project directory (its config file "
-                   "says how pages map to sources); without it, no lastmod")
+    s.add_argument("--base-url", help="URL of OUT_DIR on the site (default: the site URL "
+                   "the generator's config names, else the one its own sitemap's locs give)")
+    s.add_argument("--source", help="the generator's project directory, whose config says "
+                   "how pages map to sources (default: the current folder when it holds "
+                   "one; without one, no page gets a lastmod)")
     s.add_argument("--map", dest="map_file", metavar="FILE",
                    help="JSON Lines {\"url\": ..., \"source\": ...}: exact page sources, "
                    "over the layout rules")
@@ -31,8 +40,12 @@ def run(args: argparse.Namespace) -> int:
     values, indexnow = declared_values(args, SITE)
     try:
         from ..site import site_sitemaps  # imported on use: a faster CLI start
+        from ..sources.built import detect
 
-        outcome = site_sitemaps(args.out_dir, args.base_url, source=args.source,
+        source = args.source
+        if source is None and detect(Path.cwd()) is not None:
+            source = "."  # run from the project's root, as a build is: its config is here
+        outcome = site_sitemaps(args.out_dir, args.base_url, source=source,
                                 map_file=args.map_file, indexnow=indexnow, **values)
     except SitemapkitError as exc:
         return fail(exc)

@@ -4,17 +4,33 @@ and robots.txt."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..errors import UsageError
-from .common import Subparsers, add_flag, declared, fail
+from ..errors import SitemapkitError
+from .common import Subparsers, add_flag, declared, examples, fail
+
+if TYPE_CHECKING:
+    from ..validate import Report, ValidateOptions
 
 
 def add(sub: Subparsers, formatter: type[argparse.HelpFormatter]) -> None:
     v = sub.add_parser("validate", formatter_class=formatter,
                        help="check sitemaps, indexes, text sitemaps and robots.txt against "
-                       "every protocol rule (exit 0 valid, 1 errors, 2 usage)")
+                       "every protocol rule (exit 0 valid, 1 errors, 2 usage)",
+                       epilog=examples(
+                           "sitemapkit validate site/ --base-url https://docs.example.com/",
+                           "sitemapkit validate sitemap.xml.gz --strict",
+                           "sitemapkit validate https://example.com/sitemap.xml",
+                           "sitemapkit validate public/sitemap.xml --json | jq .id"))
     v.add_argument("paths", nargs="+", metavar="PATH",
-                   help="sitemap file, or a directory (a built site or an output directory)")
+                   help="sitemap file, a directory (a built site or an output directory), or "
+                   "the http(s) URL of a sitemap (fetched with the sitemaps an index lists "
+                   "under its folder)")
     v.add_argument("--base-url", help="URL of PATH (a directory) on the site: enables the "
                    "scope, index-mapping and built-page checks")
     add_flag(v, declared("max_bytes"), "max_bytes")
@@ -27,18 +43,46 @@ def add(sub: Subparsers, formatter: type[argparse.HelpFormatter]) -> None:
                    help="with --base-url: do not check that each loc maps to a built page")
 
 
+def _validate(paths: list[str], options: ValidateOptions, tmp: Path) -> Report:
+    """``validate`` over the paths, a URL among them fetched into ``tmp`` first; its
+    findings then name the URL, not the local copy."""
+    from ..validate import validate
+    from ..validate.remote import fetch, is_url
+
+    local, where, notes = [], {}, []
+    for number, given in enumerate(paths):
+        if not is_url(given):
+            local.append(given)
+            continue
+        got = fetch(given, tmp / str(number))
+        local.append(str(got.path))
+        where[str(got.folder)] = got.base
+        notes += got.notes + [f"{given}: fetched, with {got.children:,} sitemaps it lists"
+                              if got.children else f"{given}: fetched"]
+    report = validate(local, options)
+    for folder, url in where.items():
+        report.findings = [dataclasses.replace(f, file=url + f.file[len(folder) + 1:])
+                           if f.file.startswith(folder + os.sep) else f
+                           for f in report.findings]
+    report.notes[:0] = notes
+    return report
+
+
 def run(args: argparse.Namespace) -> int:
-    from ..validate import ValidateOptions, validate  # on use: a faster CLI start
+    from ..validate import ValidateOptions  # on use: a faster CLI start
 
     options = ValidateOptions(base_url=args.base_url, max_bytes=args.max_bytes,
                               allow_namespaces=tuple(args.allow_namespace),
                               check_pages=not args.no_page_check)
-    try:
-        report = validate(args.paths, options)
-    except UsageError as exc:
-        return fail(exc)
+    with tempfile.TemporaryDirectory(prefix="sitemapkit-validate-") as tmp:
+        try:
+            report = _validate(args.paths, options, Path(tmp))
+        except SitemapkitError as exc:
+            return fail(exc)
     for finding in report.findings:
         print(finding.as_json() if args.json else finding.text())
+    for note in report.notes if args.json else ():
+        print(f"sitemapkit: note: {note}", file=sys.stderr)
     if not args.json:
         if report.hidden():
             print(f"({report.hidden():,} more findings of the same kinds not shown)")

@@ -4,6 +4,7 @@ pipeline as the plugins. Its flags come from ``sitemapkit.options``."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gzip
 import os
 import sys
@@ -12,22 +13,30 @@ from collections.abc import Callable
 
 from .._display import count
 from .._urlset import USE_EXTENSIONS, build_description
-from ..errors import SitemapkitError, UsageError
+from ..errors import InvalidEntriesError, SitemapkitError, UsageError
 from ..options import CLI
 from ..publish.pipeline import Outcome, publish, publish_result
 from ..publish.settings import PublishSettings, publish_settings, writer_options
 from ..rules.model import EntryError
-from ..sources.inputs import FORMATS, detect_format, open_binary
-from ..sources.lines import LineReader
+from ..sources.inputs.lines import LineReader
+from ..sources.inputs.readers import FORMATS, detect_format, open_binary
 from ..write.options import WriterOptions
-from .common import Subparsers, add_declared, declared_values, error, fail
+from .common import Subparsers, add_declared, declared_values, error, examples, fail
 
 PROGRESS_EVERY = 100_000
 
 
 def add(sub: Subparsers, formatter: type[argparse.HelpFormatter]) -> None:
     w = sub.add_parser("write", formatter_class=formatter,
-                       help="write sitemaps for URLs from a file or stdin")
+                       help="write sitemaps for URLs from a file or stdin",
+                       epilog=examples(
+                           "sitemapkit write urls.txt -o site/ --base-url https://example.com/",
+                           "sitemapkit write urls.csv.gz -o site/ --base-url "
+                           "https://example.com/ --robots-txt",
+                           "zcat urls.jsonl.gz | sitemapkit write - --format jsonl -o site/ "
+                           "--base-url https://example.com/",
+                           "sitemapkit write parts/ --jobs 4 -o site/ --base-url "
+                           "https://example.com/"))
     w.add_argument("input", help="input file, - for stdin (.gz inputs are read too), or a "
                    "folder of part files (.parquet, .csv, .tsv, .jsonl/.json, .txt): one "
                    "partition per file, committed once")
@@ -65,11 +74,15 @@ def run(args: argparse.Namespace) -> int:
         error(f"cannot read {args.input}: {exc.strerror}")
         return 1
     progress = _progress(args.input)
+    if writer.on_invalid == "error":  # read on: every bad row of the file in one run
+        writer = dataclasses.replace(writer, on_invalid="report")
     with raw:
         try:
             reader = LineReader(raw, detect_format(args.input, args.format), progress)
             outcome = publish(reader, args.out, args.base_url, writer, settings,
                               lambda position: f"input line {reader.line}")
+        except InvalidEntriesError as exc:
+            return _invalid(exc, reader)
         except EntryError as exc:
             return fail(reader.explain(exc) or exc)
         except SitemapkitError as exc:
@@ -81,6 +94,30 @@ def run(args: argparse.Namespace) -> int:
             if progress is not None:
                 print(file=sys.stderr)  # end the progress line
     return _report(args, outcome, settings.indexnow is not None and settings.indexnow.dry_run)
+
+
+SHOWN = 20  # invalid entries named one by one; the rest are counted
+
+
+def _invalid(exc: InvalidEntriesError, reader: LineReader) -> int:
+    """Every invalid row of the input, the first ``SHOWN`` with their lines, then the
+    count of the rest and the rules they broke."""
+    first = exc.entries[0]
+    hint = reader.explain(first) if isinstance(first, EntryError) else None
+    if hint is not None and isinstance(first, EntryError) and first.where:
+        # the reader is past the file's end: the line is the first refused entry's
+        error(f"{first.where}: {str(hint).split(' ', 2)[2]}; nothing was written")
+        return 1
+    for entry in exc.entries[:SHOWN]:
+        error(entry.located() if isinstance(entry, EntryError) else str(entry))
+    if set(exc.by_rule) == {"loc-outside-site"} and isinstance(first, EntryError):
+        error(f"every invalid row lies outside the base URL: is --base-url right? "
+              f"({first.value!r} is not below it)")
+    rest = exc.count - min(len(exc.entries), SHOWN)
+    more = f" ({rest:,} not shown)" if rest else ""
+    error(f"{exc}{more}; nothing was written (--skip-invalid writes the valid rows and "
+          "counts the rest)")
+    return 1
 
 
 def _write_parts(args: argparse.Namespace, writer: WriterOptions,
@@ -103,7 +140,7 @@ def _report(args: argparse.Namespace, outcome: Outcome, dry_run: bool) -> int:
     for warning in outcome.warnings:
         print(f"sitemapkit: warning: {warning}", file=sys.stderr)
     for skipped in result.skipped[:10]:
-        print(f"sitemapkit: skipped {skipped}", file=sys.stderr)
+        print(f"sitemapkit: skipped {skipped.located()}", file=sys.stderr)
     if result.skipped_count:
         rules = ", ".join(f"{k}: {v:,}" for k, v in sorted(result.skipped_by_rule.items()))
         invalid = count(result.skipped_count, "invalid entry", "invalid entries")

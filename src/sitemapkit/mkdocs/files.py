@@ -12,7 +12,7 @@ from mkdocs.structure.files import File
 from mkdocs.utils.meta import get_data
 
 from .._urlset import head_signals
-from ..sources.htmlmeta import HEAD_END, HtmlSignals, html_signals
+from ..heads.meta import HEAD_END, HtmlSignals, html_signals
 
 
 def inside(path: str | None, directory: str) -> bool:

@@ -29,12 +29,12 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils.templates import TemplateContext
 
 from ..errors import SitemapkitError
+from ..heads.meta import LEFT_OUT_REASONS, HtmlSignals, left_out
 from ..options import DEFAULT_CACHE
 from ..publish.pipeline import Outcome, publish_pages
 from ..publish.settings import git_options, page_rules, publish_settings, writer_options
 from ..rules.model import EntryError
-from ..sources.gitdates import GitDates, GitOptions, git_dates
-from ..sources.htmlmeta import LEFT_OUT_REASONS, HtmlSignals, left_out
+from ..sources.git.dates import GitDates, GitOptions, git_dates
 from ..sources.pages import PageRow, join_url
 from .config import SitemapConfig
 from .files import generated, inside, is_404, meta, page_signals, read_signals

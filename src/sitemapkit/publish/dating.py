@@ -19,7 +19,7 @@ from .._display import count, shown_path
 from ..sources.pages import PageRow
 
 if TYPE_CHECKING:
-    from ..sources.gitdates import GitDates
+    from ..sources.git.dates import GitDates
 
 PARTS_SHOWN = 5  # undatable parts named one per line; the rest counted
 
@@ -69,7 +69,7 @@ def undatable_parts(rows: Sequence[PageRow], own: Sequence[datetime | None],
                     dates: GitDates) -> list[str]:
     """One note per part git could not date, naming it and a page that shows it (the
     page is dated without it). Pages without a date of their own have their own note."""
-    from ..sources.gitdates import STATES  # the wording of each git state, in one place
+    from ..sources.git.model import STATES  # the wording of each git state, in one place
 
     pages: dict[str, list[str]] = {}
     for row, date in zip(rows, own, strict=True):

@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from ..options import DEFAULT_CACHE
-from ..sources.ahead import Ahead
 from ..sources.built.mapping import Sources, repository_top
 from ..sources.built.scan import BuiltPage
-from ..sources.gitdates import GitDates, git_dates
+from ..sources.git.ahead import Ahead
+from ..sources.git.dates import GitDates, git_dates
 from ..sources.pages import PageRow
 from .settings import git_options
 

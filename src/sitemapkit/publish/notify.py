@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import quote, urlsplit
 
-from .. import __version__
+from .._files import atomic_write
+from .._version import __version__
 from ..errors import NotifyConfigError
 from ..protocol import INDEXNOW_ENDPOINT, INDEXNOW_MAX_BATCH
 from ..write.changes import Changes
-from ..write.output import atomic_write
 
 if TYPE_CHECKING:
     import urllib.request

@@ -29,7 +29,7 @@ from .robots import is_host_root, robots_sitemap_line
 from .settings import PublishSettings
 
 if TYPE_CHECKING:
-    from ..sources.gitdates import GitDates
+    from ..sources.git.dates import GitDates
 
 
 @dataclass
@@ -71,7 +71,7 @@ def publish(entries: Iterable[object] | LineSource, out_dir: str | Path, base: s
             live: Callable[[], list[str]] | None = None) -> Outcome:
     """Write the sitemaps, then robots.txt, validation and notifications."""
     try:
-        result = write_sitemaps(entries, out_dir, base, options=writer)
+        result = write_sitemaps(entries, out_dir, base, options=writer, where=where)
     except EntryError as exc:
         exc.where = where(exc.position) if exc.position else None
         raise

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from ..write.output import atomic_write
+from .._files import atomic_write
 
 
 def robots_sitemap_line(robots: Path, sitemap_urls: Iterable[str]) -> bool:

@@ -14,7 +14,7 @@ from ..rules.model import EntryError
 from ..sources.pages import PageRules
 
 if TYPE_CHECKING:
-    from ..sources.gitdates import GitOptions
+    from ..sources.git.dates import GitOptions
 from ..write.options import WriterOptions
 from .notify import IndexNowOptions, load_key
 
@@ -45,7 +45,7 @@ def writer_options(values: Mapping[str, Any], **more: Any) -> WriterOptions:
 
 
 def git_options(values: Mapping[str, Any], cache_dir: str | None) -> GitOptions:
-    from ..sources.gitdates import GitOptions  # on use: the git modules cost a CLI start
+    from ..sources.git.dates import GitOptions  # on use: the git modules cost a CLI start
 
     return GitOptions(
         date_kind=values["date_kind"], ignore_revs=tuple(values["ignore_revs"]),

@@ -19,6 +19,7 @@ from .._display import count, shown_path
 from ..errors import SiteIndexError
 from ..protocol import DEFAULT_MAX_BYTES, MAX_URLS
 from ..rules.urls import normalize_base_url
+from ..sources.built.floor import read_base
 from ..validate import Report, ValidateOptions, validate
 from ..validate.urls import url_key
 from ..write import output
@@ -119,6 +120,8 @@ def build_index(dirs: Sequence[str | os.PathLike[str]], out_file: str | os.PathL
         rel_dirs.append(resolved.relative_to(root).as_posix())
     entry_points = [entry_point(c) for c in children]
     child_urls = [prefix + quote(d) + "/" for d in rel_dirs]
+    for point, child, url, rel in zip(entry_points, children, child_urls, rel_dirs, strict=True):
+        _check_base(point, child, url, rel, prefix)
     report = Report()
     for child, url in zip(children, child_urls, strict=True):
         one = validate([child], ValidateOptions(base_url=url, max_bytes=max_bytes,
@@ -146,6 +149,21 @@ def build_index(dirs: Sequence[str | os.PathLike[str]], out_file: str | os.PathL
         result.notes.append(f"{prefix} is a sub-path; crawlers read robots.txt only at the "
                             f"host root, so add 'Sitemap: {result.index_url}' there")
     return result
+
+
+def _check_base(point: Path, child: Path, url: str, rel: str, prefix: str) -> None:
+    """A base URL off by a level names its cause, instead of one scope error per URL of
+    every child: where the child's own locs put it, and the base URL that follows."""
+    if not point.is_file():
+        return
+    found = read_base(child, point.name)
+    if found is None or found == url:
+        return
+    tail = quote(rel) + "/"
+    hint = f"--base-url {found[: -len(tail)]}" if found.endswith(tail) else \
+        "the base URL of the index's own folder"
+    raise SiteIndexError(f"--base-url {prefix} puts {shown_path(child)} at {url}, but its "
+                         f"sitemap lists its pages at {found}; pass {hint}")
 
 
 def _listed(point: Path, child_dir: Path, child_url: str, report: Report

@@ -77,8 +77,19 @@ class EntryError(SitemapkitError, ValueError):
         self.args = (self._text(),)
         return self
 
+    def located(self) -> str:
+        """The message led by where the entry came from, when a host said it:
+        ``input line 3 (entry 2): loc 'x' breaks rule ...``."""
+        if not self.where:
+            return str(self)
+        entry = f" (entry {self.position})" if self.position is not None else ""
+        return f"{self.where}{entry}: {self._body()}"
+
     def _text(self) -> str:
         where = f"entry {self.position}: " if self.position is not None else ""
+        return where + self._body()
+
+    def _body(self) -> str:
         shown = repr(self.value)
         if len(shown) > 200:
             shown = shown[:197] + "..."
@@ -87,7 +98,7 @@ class EntryError(SitemapkitError, ValueError):
             body, ref, tail = text.rpartition(" (sitemapkit rules ")
             text = (f"{body} ({self.detail}){ref}{tail}" if ref
                     else f"{text} ({self.detail})")
-        return f"{where}{self.field} {shown} breaks rule '{self.rule}': {text}"
+        return f"{self.field} {shown} breaks rule '{self.rule}': {text}"
 
 
 class Normalized(NamedTuple):

@@ -14,8 +14,6 @@ from urllib.parse import urljoin
 
 from ..rules.fields import normalize_changefreq, normalize_priority
 
-LASTMOD_KINDS = ("datetime", "date", "none")
-
 
 @dataclass(frozen=True)
 class PageRules:

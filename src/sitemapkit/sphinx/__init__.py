@@ -15,16 +15,15 @@ from typing import Any
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
-from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
-from .. import __version__
+from .._version import __version__
 from ..errors import ConfigError, GitDatesError, PublishError, SitemapkitError
 from ..options import SPHINX, for_host
 from ..publish.pipeline import Outcome, publish_pages
 from ..publish.settings import git_options, page_rules, publish_settings, writer_options
 from ..rules.model import EntryError
-from ..sources.gitdates import GitDates, git_dates
+from ..sources.git.dates import GitDates, git_dates
 from ..sources.pages import PageRow
 from .pages import PREFIX, base_url, language_bases, noindex_docs, setting
 from .pages import rows as page_rows
@@ -84,11 +83,12 @@ def _require_base_url(app: Sphinx) -> None:
     """Fail before the build, as the MkDocs plugin does: a sitemap needs absolute URLs
     (rule 9), and a build that silently skips it looks like one that wrote it."""
     if _writes_html_pages(app) and base_url(app) is None:
-        raise ExtensionError("sitemapkit: no base URL: set html_baseurl (or "
-                             "sitemapkit_base_url) in conf.py, or build on Read the Docs, which "
-                             "sets READTHEDOCS_CANONICAL_URL; sitemaps need absolute URLs "
-                             "(sitemapkit rules 9). To build without a sitemap, leave "
-                             "'sitemapkit.sphinx' out of extensions")
+        # an error line and exit status 1, as Sphinx reports a problem of the build:
+        # raising here would print Sphinx's crash report and its "please open an issue"
+        _fail(app, "no base URL: set html_baseurl (or sitemapkit_base_url) in conf.py, or "
+              "build on Read the Docs, which sets READTHEDOCS_CANONICAL_URL; sitemaps need "
+              "absolute URLs (sitemapkit rules 9). To build without a sitemap, leave "
+              "'sitemapkit.sphinx' out of extensions", "config")
 
 
 def _migrated(app: Sphinx) -> dict[str, Any]:
@@ -106,8 +106,8 @@ def _migrated(app: Sphinx) -> dict[str, Any]:
 
 
 def _finish(app: Sphinx, exception: Exception | None) -> None:
-    if exception is not None or not _writes_html_pages(app):
-        return  # a failed build never replaces the previous sitemap
+    if exception is not None or not _writes_html_pages(app) or base_url(app) is None:
+        return  # a failed build never replaces the previous sitemap (nor one without a base)
     try:
         _publish(app, time.perf_counter())
     except SitemapkitError as exc:

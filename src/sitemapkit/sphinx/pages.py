@@ -13,8 +13,8 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 from sphinx.util.i18n import docname_to_domain
 
+from ..heads.meta import same_url
 from ..rules.hreflang import cluster, pairs_from_config
-from ..sources.htmlmeta import same_url
 from ..sources.pages import PageRow, PageRules, join_url
 
 logger = logging.getLogger(__name__)

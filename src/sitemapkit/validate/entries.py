@@ -13,13 +13,13 @@ from .state import check_changefreq, check_priority
 from .urls import check_url, origin
 
 if TYPE_CHECKING:
-    from .xmlfile import XmlCheck
+    from .filestate import FileState
 
 
 class EntryCheck:
     """The entry checks of one file, with what they track across its entries."""
 
-    def __init__(self, x: XmlCheck) -> None:
+    def __init__(self, x: FileState) -> None:
         self.x = x
         self.origin: str | None = None
         self.dates = DateSpread()

@@ -23,7 +23,8 @@ from ..protocol import SITEMAP_NS, XHTML_NS
 from ..rules.dates import DateSpread
 
 if TYPE_CHECKING:
-    from .xmlfile import XmlCheck
+    from .entries import EntryCheck
+    from .filestate import FileState
 
 # An XML declaration, then the <urlset> start tag; its attributes are read below.
 _HEAD = re.compile(
@@ -52,8 +53,9 @@ class ScanFeed:
     """``push`` each chunk in order, then ``push(b"", final=True)``; ``settle`` copies
     what the scan learned into the check before anything else reads it."""
 
-    def __init__(self, check: XmlCheck, hot: ModuleType | None) -> None:
-        self.check = check
+    def __init__(self, check: FileState, entries: EntryCheck,
+                 hot: ModuleType | None) -> None:
+        self.check, self.entries = check, entries
         self.hot = hot
         self.mode = "head" if hot is not None and check.state.page_check is None else "expat"
         self.pending = b""
@@ -203,7 +205,7 @@ class ScanFeed:
                 and c.entry_closed_at == self.fed - len(b"</url>"))
 
     def _resume(self) -> None:
-        c, e, scan = self.check, self.check.entries, self.scan
+        c, e, scan = self.check, self.entries, self.scan
         assert scan is not None
         scan.load(e.origin, e.dates.fields(), c.line())
         self.start_line = scan.line
@@ -219,7 +221,7 @@ class ScanFeed:
         if scan is None or self.mode != "scan":
             return
         self.mode = "settled"
-        e = c.entries
+        e = self.entries
         c.result.urls += scan.urls
         scan.urls = 0
         e.origin = scan.origin

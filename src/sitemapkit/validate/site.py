@@ -13,6 +13,7 @@ from urllib.parse import unquote
 
 from .._display import shown_path
 from ..errors import UsageError
+from ..heads.meta import html_signals, same_url
 from ..protocol import (
     DEFAULT_MAX_BYTES,
     FUTURE_TOLERANCE_SECONDS,
@@ -22,7 +23,6 @@ from ..protocol import (
     TEXT_SUFFIXES,
 )
 from ..rules.urls import normalize_base_url
-from ..sources.htmlmeta import html_signals, same_url
 from .clusters import ClusterRecord
 from .findings import Report, Say, Severity
 from .scanfeed import scan_unit

@@ -10,11 +10,13 @@ from pathlib import Path
 from xml.parsers import expat
 
 from ..protocol import (
+    KNOWN_EXTENSIONS,
     LEGACY_NAMESPACES,
     SITEMAP_NS,
     XHTML_NS,
 )
 from .entries import EntryCheck
+from .filestate import SEP, FileState, _Ended
 from .findings import Severity
 from .hreflang import check_link
 from .reader import Content
@@ -23,7 +25,6 @@ from .state import FileResult, RunState
 
 NS = SITEMAP_NS
 XHTML = XHTML_NS
-SEP = " "
 LEGACY = LEGACY_NAMESPACES
 URL_ORDER = {"loc": 1, "lastmod": 2, "changefreq": 3, "priority": 4}
 INDEX_ORDER = {"loc": 1, "lastmod": 2}
@@ -33,56 +34,13 @@ class _Stop(Exception):
     """Abort the parse: not a sitemap, or a construct we refuse to expand."""
 
 
-class _Ended:
-    """Where a finished parse stopped (all a finished check still needs of its parser)."""
-
-    def __init__(self, line: int) -> None:
-        self.CurrentLineNumber = line
-        self.CurrentByteIndex = -1
-
-
-class XmlCheck:
+class XmlCheck(FileState):
     """One file. ``run()`` returns its FileResult; findings go to the report."""
 
     def __init__(self, path: Path, shown_name: str, state: RunState,
                  scope: str | None) -> None:
-        self.path, self.name, self.state = path, shown_name, state
-        self.scope = scope  # URL prefix every loc must start with (rules 28, 34), if known
-        self.file_no = state.file_number(shown_name, path, scope)
-        self.result = FileResult(path, "broken")
-        parser = expat.ParserCreate("UTF-8", SEP)
-        parser.buffer_text = True
-        parser.buffer_size = 1 << 16
-        self.parser: expat.XMLParserType | _Ended = parser
-        self.depth = 0
-        self.kind = ""
-        self.order = 0
-        self.field: str | None = None
-        self.text: list[str] = []
-        self.loose: list[str] = []  # text outside value elements, until the next tag
-        self.entry_closed_at = -1  # parser byte index of the latest </url> or </sitemap>
-        self.entry: dict[str, str] = {}
-        self.loc_count = 0
-        self.links: list[tuple[str, str | None, int]] = []  # hreflang, href key, line
-        self.entry_line = 0
-        self.skip_depth = 0  # inside an element whose content is not checked further
-        self.link_depth = 0  # inside an xhtml:link (which must be empty)
-        self._last = ""  # the previous child element, for order messages
+        super().__init__(path, shown_name, state, scope)
         self.entries = EntryCheck(self)
-        self.namespace_said = False  # one message for entries outside the namespace
-
-    def line(self) -> int:
-        return self.parser.CurrentLineNumber
-
-    def say(self, severity: Severity, id_: str, message: str) -> None:
-        self.state.report.add(severity, id_, self.name, self.parser.CurrentLineNumber, message)
-        if severity == "error":
-            self.result.errors += 1
-
-    def say_at_entry(self, severity: Severity, id_: str, message: str) -> None:
-        self.state.report.add(severity, id_, self.name, self.entry_line, message)
-        if severity == "error":
-            self.result.errors += 1
 
     # --- driving ------------------------------------------------------------
     def run(self) -> FileResult:
@@ -103,7 +61,7 @@ class XmlCheck:
         p.StartDoctypeDeclHandler = self.doctype
         p.EntityDeclHandler = self.entity_decl
         p.StartNamespaceDeclHandler = self.namespace_decl
-        feed = ScanFeed(self, self.state.scan_unit)
+        feed = ScanFeed(self, self.entries, self.state.scan_unit)
         broken_first: list[bool] = []  # the bytes the scan held broke before reading stopped
 
         def said_while_reading(severity: Severity, id_: str, message: str) -> None:
@@ -171,6 +129,8 @@ class XmlCheck:
         if self.skip_depth:
             if self.link_depth and depth == self.link_depth + 1:
                 self.say("error", "extension", "xhtml:link must be empty")
+            elif self.ext_depth and depth == self.ext_depth + 1:
+                self.ext_children.add(name)
             return
         if depth == 3:
             self.child(name, attrs)
@@ -230,6 +190,13 @@ class XmlCheck:
             self.skip_depth = self.depth  # empty content; anything inside is reported below
             self.link_depth = self.depth
             return
+        if self.kind == "urlset" and ns in KNOWN_EXTENSIONS:
+            self.order, self._last = 5, local
+            prefix, top, _ = KNOWN_EXTENSIONS[ns]
+            if local == top:  # its required children are checked when it ends
+                self.ext_depth, self.ext_children = self.depth, set()
+            self.skip_depth = self.depth
+            return
         if self.kind == "urlset" and ns and ns != NS:
             self.order, self._last = 5, local
             if ns not in self.state.allow_namespaces:
@@ -278,7 +245,9 @@ class XmlCheck:
         self.depth -= 1
         if self.skip_depth:
             if depth == self.skip_depth:
-                self.skip_depth = self.link_depth = 0
+                if self.ext_depth:
+                    self.extension_done(name)
+                self.skip_depth = self.link_depth = self.ext_depth = 0
             return
         if depth == 3 and self.field is not None:
             value = "".join(self.text)
@@ -293,6 +262,20 @@ class XmlCheck:
                 self.entries.url_done()
             else:
                 self.entries.sitemap_done()
+
+
+    def extension_done(self, name: str) -> None:
+        """A known extension's element ends: the children its schema requires."""
+        ns = name.rpartition(SEP)[0]
+        prefix, top, required = KNOWN_EXTENSIONS[ns]
+        have = {child.rpartition(SEP)[2] for child in self.ext_children
+                if child.rpartition(SEP)[0] == ns}
+        missing = [need for need in required if not set(need.split("|")) & have]
+        if missing:
+            shown = ", ".join(" or ".join(f"<{prefix}:{n}>" for n in need.split("|"))
+                              for need in missing)
+            self.say("error", "extension", f"<{prefix}:{top}> lacks {shown}, which its "
+                     "published schema requires")
 
 
 def _show(name: str) -> str:

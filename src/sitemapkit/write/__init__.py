@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from types import ModuleType
 from typing import Any
 
 from .. import _urlset
-from ..errors import NoUrlsError, OutputError
+from ..errors import InvalidEntriesError, NoUrlsError, OutputError
 from . import output
 from .commit import commit, plan, previous_set
 from .options import WriterOptions, resolve
@@ -36,6 +36,7 @@ def write_sitemaps(
     base_url: str,
     *,
     options: WriterOptions | None = None,
+    where: Callable[[int], str | None] | None = None,
     _impl: ModuleType | None = None,
     **overrides: Any,
 ) -> WriteResult:
@@ -43,6 +44,8 @@ def write_sitemaps(
 
     ``base_url`` is the URL of ``out_dir`` on the site; every loc must be at or below it.
     Options are ``WriterOptions`` fields, given as ``options=`` and/or keywords.
+    ``where`` names an entry's origin by its position (an input line), for every entry
+    refused and counted.
     """
     started = time.perf_counter()
     opts, prefix = resolve(options, overrides, base_url)
@@ -53,8 +56,13 @@ def write_sitemaps(
         previous = previous_set(LocalStorage(out, opts.fsync), opts)
         output.remove_stale_temps(out, previous)
         run = ShardStream(out, prefix, opts, impl, pool, workers)
+        run.where = where
         try:
             run.stream(entries)
+            if opts.on_invalid == "report" and run.result.skipped_count:
+                r = run.result
+                raise InvalidEntriesError(list(r.skipped), r.skipped_count,
+                                          dict(r.skipped_by_rule))
             if not run.shards:
                 raise NoUrlsError(
                     "no URLs to write: refusing to write an empty sitemap"

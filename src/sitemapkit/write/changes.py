@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .output import atomic_write
+from .._files import atomic_write
 
 RECORD_VERSION = 1
 

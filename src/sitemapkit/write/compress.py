@@ -13,8 +13,8 @@ from typing import Any
 
 from .._compat import blake2b
 from .._urlset import CRC32_CLMUL, crc32
+from ..options import BACKENDS
 
-BACKENDS = ("auto", "zlib", "isal", "zlib-ng")
 AUTO = "zlib-ng"  # what "auto" takes when installed: zlib-ng 6 is within 1% of zlib 6's
 # size and about 2.7x faster (isal is faster still, but 6-16% larger: never chosen alone)
 LEVELS = {"zlib": range(10), "isal": range(4), "zlib-ng": range(10)}

@@ -41,7 +41,9 @@ class WriterOptions:
     gzip_copy: bool = True  # single-file sets also get filename + ".gz"
     gzip_level: int | None = None  # None: the backend's level closest to zlib 6's size
     gzip_backend: str = "auto"  # zlib-ng when installed, else zlib (compress.resolve_backend)
-    on_invalid: Literal["error", "skip"] = "error"
+    # error: stop at the first invalid entry; skip: count and leave it out; report: read
+    # the whole input, then fail naming every invalid entry (InvalidEntriesError)
+    on_invalid: Literal["error", "skip", "report"] = "error"
     workers: int | None = None
     fsync: bool = True
     now: datetime | None = None  # reference time for the future-lastmod check
@@ -92,8 +94,9 @@ class WriterOptions:
         if not isinstance(self.max_bytes, int) or not MIN_MAX_BYTES <= self.max_bytes <= MAX_BYTES:
             raise bad(f"max_bytes must be {MIN_MAX_BYTES}..{MAX_BYTES:,} (the protocol maximum), "
                       f"not {self.max_bytes!r}")
-        if self.on_invalid not in ("error", "skip"):
-            raise bad(f"on_invalid must be 'error' or 'skip', not {self.on_invalid!r}")
+        if self.on_invalid not in ("error", "skip", "report"):
+            raise bad(f"on_invalid must be 'error', 'skip' or 'report', not "
+                      f"{self.on_invalid!r}")
         if self.workers is not None and (not isinstance(self.workers, int) or self.workers < 1):
             raise bad(f"workers must be a positive integer, not {self.workers!r}")
         try:

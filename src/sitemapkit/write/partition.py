@@ -23,7 +23,7 @@ from .. import _urlset
 from ..errors import ConfigError
 from ..protocol import PARTITION_SHARD_PATTERN
 from ..rules.model import EntryError
-from ..sources.partitions import partition_key
+from ..sources.inputs.partitions import partition_key
 from .compress import content_digest, gzip_bytes
 from .options import WriterOptions, resolve
 from .storage import Storage, open_storage, storage_error

@@ -30,7 +30,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..rules.model import EntryError
-from ..sources.partfiles import PartReader, part_files
+from ..sources.inputs.partfiles import PartReader, part_files
 from . import affinity
 from .affinity import Task, Workers
 from .commit import previous_set

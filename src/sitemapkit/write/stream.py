@@ -9,7 +9,7 @@ live. Nothing here touches a live file.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -21,7 +21,7 @@ from ..protocol import FUTURE_TOLERANCE_SECONDS
 from ..rules.fields import normalize_entry
 from ..rules.hreflang import ClusterCheck
 from ..rules.model import EntryError, Normalized
-from ..sources.partitions import entry_loc
+from ..sources.inputs.partitions import entry_loc
 from . import output
 from .changes import LastmodRecord
 from .compress import content_digest, description, gzip_bytes
@@ -81,6 +81,8 @@ class ShardStream:
         self.temps: list[Path] = []
         self.clusters = ClusterCheck(impl.LocSet(values=True), prefix)
         self.line_alternates: bytes | None = None  # of the line being parsed in Python
+        # where an entry came from (its input line, its page), asked as it is refused
+        self.where: Callable[[int], str | None] | None = None
         self.result = WriteResult(out_dir, str(opts.filename), [], [], [], 0, 0,
                                   base_url=prefix, gzip=description(
                                       opts.backend, opts.level))
@@ -90,7 +92,7 @@ class ShardStream:
         columns); close the last shard."""
         buf, exhausted = self.buf, self.impl.EXHAUSTED
         if type(entries).__module__.startswith("pyarrow"):  # a table, batch or reader
-            from ..sources.arrowcols import ArrowSource  # pyarrow is optional
+            from ..sources.inputs.arrowcols import ArrowSource  # pyarrow is optional
 
             entries = ArrowSource(entries)
         if isinstance(entries, LineSource):
@@ -172,8 +174,10 @@ class ShardStream:
             r.duplicates.append((position, loc))
 
     def _reject(self, exc: EntryError) -> None:
-        if self.opts.on_invalid != "skip":
+        if self.opts.on_invalid == "error":
             raise exc
+        if self.where is not None and exc.position and exc.where is None:
+            exc.where = self.where(exc.position)  # now: the reader is still on its line
         r = self.result
         r.skipped_count += 1
         r.skipped_by_rule[exc.rule] = r.skipped_by_rule.get(exc.rule, 0) + 1

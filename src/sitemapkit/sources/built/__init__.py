@@ -31,13 +31,15 @@ def detect(source: Path, generator: str = "") -> Layout | None:
     return None
 
 
-def read_site(out: Path, base: str, project: Path | None, name: str
-              ) -> tuple[Scan, Layout | None, OldSitemap | None]:
+def read_site(out: Path, base: str, project: Path | None, name: str,
+              early: Layout | None = None) -> tuple[Scan, Layout | None, OldSitemap | None]:
     """(the pages, the generator's layout, its old sitemap ``name``). While the pages
     are read, what needs none of them is done here: the old sitemap, and the part of
     the layout's records that needs no page (Hugo's content index), for the layout
-    its config names; the pages' generator meta may name another (Zensical)."""
-    early = detect(project) if project is not None else None
+    its config names (``early``, when the caller detected it already); the pages'
+    generator meta may name another (Zensical)."""
+    if early is None and project is not None:
+        early = detect(project)
     olds: list[OldSitemap | None] = []
 
     def beside() -> None:

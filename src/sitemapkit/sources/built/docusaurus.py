@@ -9,7 +9,7 @@ import json
 import os
 from pathlib import Path
 
-from .family import Known, Layout, join, stem, url_key
+from .family import Known, Layout, assigned, join, site_url, stem, url_key
 
 CONFIGS = ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs",
            "docusaurus.config.mts", "docusaurus.config.cjs")
@@ -17,10 +17,24 @@ PAGE_SUFFIXES = (".js", ".jsx", ".ts", ".tsx", ".md", ".mdx")
 
 
 def detect(source: Path, generator: str) -> Layout | None:
-    if not any((source / name).is_file() for name in CONFIGS):
+    config = next((source / name for name in CONFIGS if (source / name).is_file()), None)
+    if config is None:
         return None
     return Layout("Docusaurus", source, candidates,
-                  known=lambda built: route_metadata(source, built.base_path, built.notes))
+                  known=lambda built: route_metadata(source, built.base_path, built.notes),
+                  base_url=_base_url(source, config), base_from=f"{config.name} url and baseUrl")
+
+
+def _base_url(source: Path, config: Path) -> str | None:
+    """``url`` + ``baseUrl``: as the build resolved them (``.docusaurus/`` keeps the
+    config as JSON), else as the config file writes them."""
+    built = source / ".docusaurus" / "docusaurus.config.mjs"
+    try:
+        text = built.read_text("utf-8")
+        resolved = json.loads(text[text.index("{"): text.rindex("}") + 1])
+        return site_url(resolved.get("url"), resolved.get("baseUrl"))
+    except (OSError, ValueError, AttributeError):
+        return site_url(assigned(config, "url"), assigned(config, "baseUrl"))
 
 
 def candidates(path: str) -> list[str]:

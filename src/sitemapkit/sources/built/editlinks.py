@@ -14,7 +14,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from ...errors import InputError
-from ..htmltags import attributes, raw_tags, tokens
+from ...heads.tags import attributes, raw_tags, tokens
 from .family import url_key
 
 _REPO_PATH = re.compile(r"/(?:-/)?(?:edit|blob|tree|_edit|src/branch|src)/")

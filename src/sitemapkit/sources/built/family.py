@@ -66,6 +66,8 @@ class Layout:
     known: Callable[[Built], dict[str, list[Known]]] | None = None
     lists: Callable[[str], bool] = _never
     prepare: Callable[[], None] = _nothing  # reads what needs no page, while they are read
+    base_url: str | None = None  # the site's URL as the generator's config names it
+    base_from: str = ""  # where: "mkdocs.yml site_url"
 
 
 def url_key(path: str) -> str:
@@ -152,6 +154,28 @@ def _top_level(text: str) -> dict[str, str]:
         if match:
             found[match[1]] = match[2].strip()
     return found
+
+
+def assigned(path: Path, key: str) -> str | None:
+    """The string literal a Python or JavaScript config assigns to ``key`` at a line's
+    start (``html_baseurl = "..."``, ``url: '...'``), or None: what a site's URL needs
+    from configs that are programs, without running them."""
+    try:
+        text = path.read_text("utf-8", errors="replace")
+    except OSError:
+        return None
+    found = re.search(rf"""^\s*{re.escape(key)}\s*[:=]\s*(["'`])([^"'`\n]*)\1""", text,
+                      re.MULTILINE)
+    return found[2] if found else None
+
+
+def site_url(url: object, path: object = "") -> str | None:
+    """A config's site URL joined with its path setting (Jekyll's ``baseurl``,
+    Docusaurus' ``baseUrl``); None when the config names no absolute URL."""
+    if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+        return None
+    tail = str(path or "").strip("/")
+    return url.rstrip("/") + "/" + (tail + "/" if tail else "")
 
 
 def read_map(path: Path) -> dict[str, str]:

@@ -69,6 +69,47 @@ def read_old(out_dir: Path, name: str, base: str) -> OldSitemap | None:
     return found if seen else None
 
 
+BASE_READ = 1 << 20  # bytes of the generator's sitemap read to find the site's URL
+BASE_VOTES = 200  # locs that vote
+
+
+def read_base(out_dir: Path, name: str) -> str | None:
+    """The site's URL as the generator's own sitemap at ``out_dir/name`` gives it: the
+    prefix of its locs (an index's, or a urlset's) under which the rest names a file
+    in ``out_dir``, the one most locs agree on. None without such a sitemap or
+    agreement. Reads the first ``BASE_READ`` bytes only."""
+    try:
+        with open(out_dir / name, "rb") as fh:
+            head = fh.read(BASE_READ).decode("utf-8", "replace")
+    except OSError:
+        return None
+    votes: dict[str, int] = {}
+    for loc in [html.unescape(m[1]).strip() for m in _LOC_TEXT.finditer(head)][:BASE_VOTES]:
+        scheme, sep, rest = loc.partition("://")
+        if scheme not in ("http", "https") or not sep:
+            continue
+        host, _, path = rest.partition("/")
+        segments = path.split("?", 1)[0].split("/")
+        for k in range(len(segments)):
+            if _served(out_dir, unquote("/".join(segments[k:]))):
+                prefix = "/".join(segments[:k])
+                base = f"{scheme}://{host}/" + (prefix + "/" if prefix else "")
+                votes[base] = votes.get(base, 0) + 1
+                break
+    return max(votes, key=lambda b: (votes[b], -len(b))) if votes else None
+
+
+def _served(out_dir: Path, rest: str) -> bool:
+    """Whether a URL path under the site's root names a file of the output, as a
+    static server maps it (``x/`` to ``x/index.html``, ``x`` to ``x.html``)."""
+    if ".." in rest.split("/"):
+        return False
+    target = out_dir / rest if rest else out_dir
+    return (target.is_file() and bool(rest)) or (target / "index.html").is_file() or \
+        (bool(rest) and not rest.endswith("/") and
+         target.with_name(target.name + ".html").is_file())
+
+
 def _ours(path: Path) -> bool:
     try:
         with open(path, "rb") as fh:

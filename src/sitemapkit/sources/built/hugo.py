@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .family import Known, Layout, front_matter, join, read_config, url_key
+from .family import Known, Layout, front_matter, join, read_config, site_url, url_key
 
 CONFIG_NAMES = ("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config.toml",
                 "config.yaml", "config.yml", "config.json")
@@ -32,8 +32,9 @@ def detect(source: Path, generator: str) -> Layout | None:
     if config is None:
         return None
     index = ContentIndex(source, config)
+    base = next((v for k, v in config.items() if k.lower() == "baseurl"), None)  # any case
     return Layout("Hugo", source, known=lambda built: index.urls(built.keys), lists=is_branch,
-                  prepare=index.build)
+                  prepare=index.build, base_url=site_url(base), base_from="Hugo's baseURL")
 
 
 def is_branch(path: str) -> bool:

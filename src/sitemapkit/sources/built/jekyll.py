@@ -8,7 +8,7 @@ import os
 import re
 from pathlib import Path
 
-from .family import Known, Layout, front_matter, join, read_config, stem, url_key
+from .family import Known, Layout, front_matter, join, read_config, site_url, stem, url_key
 
 SUFFIXES = (".md", ".markdown", ".html")
 _POST = re.compile(r"(\d{4})-(\d{2})-(\d{2})-(.+?)\.(?:md|markdown|html)$")
@@ -21,7 +21,9 @@ def detect(source: Path, generator: str) -> Layout | None:
     content = source / str(config.get("source", "."))
     style = str(config.get("permalink", "date"))
     return Layout("Jekyll", content, candidates,
-                  known=lambda built: _permalinks(content, style))
+                  known=lambda built: _permalinks(content, style),
+                  base_url=site_url(config.get("url"), config.get("baseurl")),
+                  base_from="_config.yml url and baseurl")
 
 
 def candidates(path: str) -> list[str]:

@@ -18,7 +18,7 @@ from pathlib import Path
 from urllib.parse import urljoin
 
 from ...errors import InputError
-from ..htmltags import attributes, raw_tags
+from ...heads.tags import attributes, raw_tags
 from ..pages import PageRow
 from .scan import page_identity
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .family import Layout, join, read_config, stem
+from .family import Layout, join, read_config, site_url, stem
 
 CONFIGS = {"mkdocs.yml": "MkDocs", "properdocs.yml": "ProperDocs", "zensical.toml": "Zensical"}
 
@@ -18,7 +18,9 @@ def detect(source: Path, generator: str) -> Layout | None:
             project = config.get("project", config) if name.endswith(".toml") else config
             if generator.startswith("zensical"):
                 family = "Zensical"
-            return Layout(family, source / str(project.get("docs_dir", "docs")), candidates)
+            return Layout(family, source / str(project.get("docs_dir", "docs")), candidates,
+                          base_url=site_url(project.get("site_url")),
+                          base_from=f"{name} site_url")
     return None
 
 

@@ -25,7 +25,7 @@ from urllib.parse import quote, urljoin, urlsplit
 
 from ..._urlset import USE_EXTENSIONS, PageHead, read_pages
 from ...errors import InputError, UsageError
-from ..htmlmeta import ELSEWHERE, NOINDEX, REDIRECT, HtmlSignals, url_identity
+from ...heads.meta import ELSEWHERE, NOINDEX, REDIRECT, HtmlSignals, url_identity
 from .listing import frontier
 
 _PLAIN = re.compile(r"[A-Za-z0-9._~/-]*")  # a path that percent-encoding leaves as it is
@@ -56,6 +56,7 @@ class Scan:
     pages: list[BuiltPage] = field(default_factory=list)
     left: list[LeftOut] = field(default_factory=list)
     other_base: list[tuple[str, str]] = field(default_factory=list)  # (page, its canonical)
+    canonicals: int = 0  # pages (not left out for a signal) that name a canonical URL
     generators: dict[str, int] = field(default_factory=dict)  # generator meta -> pages
 
     @property
@@ -71,9 +72,7 @@ def scan(out_dir: Path, base: str, beside: Callable[[], None] = lambda: None) ->
     site is read by one worker per core (``_workers``): the same result, in the same
     order, as one worker gives. ``beside`` runs here while the workers read (work that
     needs no page: the generator's content index, the old sitemap)."""
-    if not out_dir.is_dir():
-        raise UsageError(f"{out_dir} is not a directory (give the generator's output "
-                         "directory, e.g. site/ or public/)")
+    require_dir(out_dir)
     root = os.fspath(out_dir)
     files, subtrees = frontier(root)
     workers = _workers() if len(files) + len(subtrees) >= PARALLEL_UNITS else 1
@@ -85,6 +84,12 @@ def scan(out_dir: Path, base: str, beside: Callable[[], None] = lambda: None) ->
     if not result.pages and not result.left:
         raise UsageError(f"{out_dir} holds no HTML pages; build the site first")
     return result
+
+
+def require_dir(out_dir: Path) -> None:
+    if not out_dir.is_dir():
+        raise UsageError(f"{out_dir} is not a directory (give the generator's output "
+                         "directory, e.g. site/ or public/)")
 
 
 def _classified(base: str, heads: list[PageHead], result: Scan) -> Scan:
@@ -183,7 +188,10 @@ def _classify(rel: str, signals: HtmlSignals, page_url: str, base: str,
         return NOT_FOUND, page_url
     if signals.noindex:
         return NOINDEX, page_url
-    if not signals.canonical or signals.canonical == page_url:
+    if not signals.canonical:
+        return None, page_url
+    result.canonicals += 1
+    if signals.canonical == page_url:
         return None, page_url
     canonical = urljoin(page_url, signals.canonical).split("#", 1)[0]
     if same_page(canonical, page_url):

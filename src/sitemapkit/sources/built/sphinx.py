@@ -10,7 +10,7 @@ import pickle
 from pathlib import Path
 from typing import Any
 
-from .family import Known, Layout, join, stem
+from .family import Known, Layout, assigned, join, site_url, stem
 
 SUFFIXES = (".rst", ".md", ".txt", ".ipynb")
 GENERATED = ("genindex.html", "search.html", "py-modindex.html", "genindex/index.html",
@@ -21,7 +21,9 @@ def detect(source: Path, generator: str) -> Layout | None:
     if not (source / "conf.py").is_file():
         return None
     return Layout("Sphinx", source, candidates, generated=GENERATED,
-                  known=lambda built: environment_pages(built.out, source, built.notes))
+                  known=lambda built: environment_pages(built.out, source, built.notes),
+                  base_url=site_url(assigned(source / "conf.py", "html_baseurl")),
+                  base_from="conf.py html_baseurl")
 
 
 def candidates(path: str) -> list[str]:

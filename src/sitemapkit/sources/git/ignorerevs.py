@@ -9,12 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..options import IGNORE_REVS_FILE
-from .gitask import Asker
-from .gitlog import GitFailed
+from ...options import IGNORE_REVS_FILE
+from .ask import Asker
+from .commands import GitFailed
 
 if TYPE_CHECKING:
-    from .gitdates import GitDates, GitOptions
+    from .model import GitDates, GitOptions
 
 
 def ignored_commits(ask: Asker, root: Path, opts: GitOptions, out: GitDates) -> set[str]:

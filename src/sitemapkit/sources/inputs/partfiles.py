@@ -13,11 +13,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..errors import ConfigError, InputError
+from ...errors import ConfigError, InputError
 from .arrowcols import ArrowSource
-from .inputs import detect_format, open_binary
 from .lines import LineReader
 from .partitions import table_columns
+from .readers import detect_format, open_binary
 
 _ENGINE_LEFTOVERS = (".crc",)
 PARQUET = (".parquet", ".parq")

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .gitask import Asker
-from .gitlog import GitFailed, Group, Raw, Stream, WalkSpec, commits_waited_at, git_command
+from .ask import Asker
+from .commands import GitFailed, Group, Raw, Stream, WalkSpec, commits_waited_at, git_command
 
 __all__ = ["GitFailed", "Group", "WalkResult", "WalkSpec", "arrive", "decide",
            "git_command", "walk"]

@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 from typing import IO
 
-from .gitlog import Changes, GitFailed, git_command
+from .commands import Changes, GitFailed, git_command
 
 _ECHO = b"sitemapkit-end-of-answer"  # diff-tree --stdin prints a non-commit line as is
 

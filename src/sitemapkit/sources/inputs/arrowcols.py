@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from ..errors import ConfigError
-from ..rules.model import UrlEntry
+from ...errors import ConfigError
+from ...rules.model import UrlEntry
 from .partitions import COLUMNS, table_columns
 
 CHUNK_ROWS = 1 << 16  # rows per block, so the GIL is handed back often

@@ -13,11 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
-from .._urlset import loc_key
-from ..errors import ConfigError
-from ..protocol import URL_KEPT
-from ..rules.model import EntryError, UrlEntry
-from ..rules.urls import normalize_loc
+from ..._urlset import loc_key
+from ...errors import ConfigError
+from ...protocol import URL_KEPT
+from ...rules.model import EntryError, UrlEntry
+from ...rules.urls import normalize_loc
 
 COLUMNS = ("loc", "lastmod", "changefreq", "priority")
 # A loc that is already canonical: lower-case scheme and host, no port, no userinfo,

@@ -16,11 +16,11 @@ import io
 from collections.abc import Callable, Iterator
 from typing import IO, Any
 
-from .._urlset import count_lines
-from .._urlset._rows_py import JSONL, TABLE, TEXT
-from ..errors import InputError
-from ..rules.model import EntryError
-from .inputs import BOM, MAX_LINE, Reader
+from ..._urlset import count_lines
+from ..._urlset._rows_py import JSONL, TABLE, TEXT
+from ...errors import InputError
+from ...rules.model import EntryError
+from .readers import BOM, MAX_LINE, Reader
 
 BLOCK = 1 << 18  # bytes read at a time; a block ends at a line end. Small enough that the
 # hot unit returns (and can hand over the GIL) every ~1 ms: a worker thread needs the GIL

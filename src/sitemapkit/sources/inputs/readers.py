@@ -14,9 +14,9 @@ import sys
 from collections.abc import Iterator
 from typing import IO, Any
 
-from ..errors import InputError
-from ..protocol import MAX_LOC_LENGTH
-from ..rules.model import EntryError, UrlEntry
+from ...errors import InputError
+from ...protocol import MAX_LOC_LENGTH
+from ...rules.model import EntryError, UrlEntry
 
 FORMATS = ("text", "csv", "tsv", "jsonl")
 COLUMNS = ("loc", "lastmod", "changefreq", "priority")

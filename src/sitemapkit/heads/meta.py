@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 from urllib.parse import quote, unquote, urljoin, urlsplit
 
-from .htmltags import attributes, raw_tags, tokens
+from .tags import attributes, raw_tags, tokens
 
 HEAD_END = re.compile(r"</head\s*>", re.IGNORECASE)
 NEEDLES = ("canonical", "robots", "googlebot", "refresh", "hreflang", "generator")

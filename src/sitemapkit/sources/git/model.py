@@ -1,32 +1,16 @@
-"""Last-commit dates for many files from one batched ``git log`` pass per repository.
-
-Host-agnostic: give it file paths, get back ``{path: datetime}`` (the commit's own
-UTC offset kept) plus a reason for every path it could not date. Per repository it
-runs a constant number of git processes (rev-parse, ls-files, status, one log limited to
-the pages' paths, and two long-running helpers when needed: diff-tree where a page was
-added, cat-file for merges and ignore revisions; at most 8), whatever the number of
-files or commits, and no log at all for a cached HEAD. ``git --version`` is asked once
-per process: a git too old for the walk is a warning, as are no git at all and ignore
-revisions git cannot resolve.
-The walk itself is in ``history``, its helpers in ``gitask``.
-"""
+"""What a git pass is asked and what it answers: the options (``GitOptions``) and the
+result (``GitDates``), apart from the pass so that its parts can name them without
+importing the pass back."""
 
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Literal
 
-from .._display import count
-from ..errors import GitDatesError
-from ..options import IGNORE_REVS_FILE, POLICIES
-from .gitlog import git_check
-from .gitrepo import Repo
-
-__all__ = ["POLICIES", "GitDates", "GitDatesError", "GitOptions", "Policy", "git_dates"]
+from ...options import IGNORE_REVS_FILE, POLICIES
 
 Policy = Literal["omit", "mtime", "build-time"]
 STATES = {  # state -> (one page ..., several pages ...)
@@ -90,7 +74,7 @@ class GitDates:
 
     def get(self, path: str | os.PathLike[str]) -> datetime | None:
         found = self.dates.get(path) if isinstance(path, str) else None  # the usual key
-        return found if found is not None else self.dates.get(_absolute(path))
+        return found if found is not None else self.dates.get(absolute(path))
 
     def update(self, other: GitDates) -> None:
         """Take in a second pass over other paths (a page's parts found late)."""
@@ -103,11 +87,11 @@ class GitDates:
 
     def state(self, path: str | os.PathLike[str]) -> str | None:
         """Why git gave ``path`` no date (a ``STATES`` key), or None."""
-        return self.states.get(_absolute(path))
+        return self.states.get(absolute(path))
 
     def notes_for(self, paths: Iterable[str | os.PathLike[str]]) -> list[str]:
         """One line per reason, counting only ``paths`` (the pages a sitemap lists)."""
-        return self._notes({_absolute(p) for p in paths})
+        return self._notes({absolute(p) for p in paths})
 
     def _notes(self, absolute: set[str]) -> list[str]:
         counts: dict[str, int] = {}
@@ -120,85 +104,9 @@ class GitDates:
                 for state in STATES if (n := counts.get(state, 0))]
 
 
-def git_dates(paths: Iterable[str | os.PathLike[str]],
-              options: GitOptions | None = None, *,
-              extra: Iterable[str | os.PathLike[str]] = ()) -> GitDates:
-    """Date every path from its repository's history (see module docstring).
-
-    ``extra`` paths (a page's included files, its translation catalog) are dated in the
-    same pass when git can; they get no policy and no note of their own, since they are
-    not pages (``states`` still says why one is undated, for the pages showing it).
-    """
-    opts = options or GitOptions()
-    opts.check()
-    result = GitDates()
-    counted = {_absolute(p) for p in paths}
-    wanted = sorted(counted | {_absolute(p) for p in extra})
-    fallback: dict[str, list[str]] = {}
-    git = shutil.which("git")
-    unusable = "no-git" if git is None else None
-    pages, what = count(len(counted), "page"), WHAT[opts.no_git]
-    if git is not None and wanted and (too_old := git_check(git)[1]) is not None:
-        unusable = "old-git"
-        if counted:
-            result.warnings.append(f"{too_old}: {pages} could not be dated ({what})")
-    elif git is None and counted:
-        result.warnings.append(f"no git executable on PATH: {pages} could not be dated "
-                               f"({what}); install git, or set lastmod to none")
-    by_repo: dict[str, list[str]] = {}
-    roots: dict[str, str | None] = {}
-    for path in wanted:
-        root = _repo_root(path.rpartition(os.sep)[0] or os.sep, roots)
-        if unusable is not None:
-            fallback.setdefault(unusable, []).append(path)
-        elif root is None:
-            fallback.setdefault("not-a-repo", []).append(path)
-        else:
-            by_repo.setdefault(root, []).append(path)
-    for root, files in by_repo.items():
-        assert git is not None
-        Repo(git, root, opts, result).date(files, fallback)
-    _apply_policies(fallback, opts, result, counted)
-    result.notes = result._notes(counted)
-    return result
-
-
-def _absolute(path: str | os.PathLike[str]) -> str:
+def absolute(path: str | os.PathLike[str]) -> str:
     """os.path.abspath, skipping the work for paths that are already clean (the usual)."""
     if isinstance(path, str) and path.startswith(os.sep) and "/." not in path and \
             "//" not in path and not path.endswith(os.sep) and os.sep == "/":
         return path
     return os.path.abspath(path)
-
-
-def _repo_root(directory: str, memo: dict[str, str | None]) -> str | None:
-    """Nearest ancestor holding ``.git`` (a directory, or a file for submodules)."""
-    if directory not in memo:
-        parent = os.path.dirname(directory)
-        if os.path.exists(os.path.join(directory, ".git")):
-            memo[directory] = directory
-        elif parent == directory:
-            memo[directory] = None
-        else:
-            memo[directory] = _repo_root(parent, memo)
-    return memo[directory]
-
-
-def _apply_policies(fallback: dict[str, list[str]], opts: GitOptions, out: GitDates,
-                    counted: set[str]) -> None:
-    now = datetime.now(timezone.utc).replace(microsecond=0)
-    for state, files in fallback.items():
-        policy = out.policies[state] = opts.policy(state)
-        for path in files:
-            out.states[path] = state
-            if path not in counted:  # an extra path: undated (its pages' notes say why)
-                continue
-            if policy == "mtime" and os.path.exists(path):
-                out.dates[path] = datetime.fromtimestamp(int(os.stat(path).st_mtime),
-                                                         timezone.utc)
-            elif policy == "build-time":
-                out.dates[path] = now
-            else:
-                out.unknown[path] = state
-
-

@@ -14,16 +14,16 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .._display import count
-from ..errors import GitDatesError
-from ..write.output import atomic_write, ensure_cache_dir
-from .gitask import Asker
-from .gitlog import Background, parse_status
+from ..._display import count
+from ..._files import atomic_write, ensure_cache_dir
+from ...errors import GitDatesError
+from .ask import Asker
+from .commands import Background, parse_status
 from .history import GitFailed, Group, WalkResult, WalkSpec, arrive, git_command, walk
 from .ignorerevs import ignored_commits
 
 if TYPE_CHECKING:
-    from .gitdates import GitDates, GitOptions
+    from .model import GitDates, GitOptions
 
 CACHE_VERSION = 2
 ROUNDS = 2  # limited walks before the rest walks the whole repository

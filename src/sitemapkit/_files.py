@@ -1,0 +1,59 @@
+"""File primitives every layer shares: the temp name sitemapkit's own files carry until
+they are renamed into place, an exclusive write that leaves no partial file, the atomic
+replace and a cache folder git ignores. Low in the layers so that the git cache and the
+writer use the same ones."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+TMP_PREFIX = ".sitemapkit-tmp-"
+
+
+def temp_path(out_dir: Path, name: str) -> Path:
+    return out_dir / f"{TMP_PREFIX}{os.getpid()}-{os.urandom(4).hex()}-{name}"
+
+
+def write_file(path: Path, data: bytes, fsync: bool) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        if fsync:
+            os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        path.unlink(missing_ok=True)  # a disk-full write leaves no partial file
+        raise
+    os.close(fd)
+
+
+def atomic_write(path: str | os.PathLike[str], data: bytes | str, fsync: bool = False) -> None:
+    """Every file the package writes outside a sitemap commit (robots.txt, the IndexNow
+    key file, caches, records, a version index): a temp file beside it, then one
+    rename, so a reader or a crash never sees half a file."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = temp_path(target.parent, target.name)
+    try:
+        write_file(tmp, data.encode("utf-8") if isinstance(data, str) else data, fsync)
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+CACHE_GITIGNORE = "# Made by sitemapkit: a cache, nothing here belongs in git.\n*\n"
+
+
+def ensure_cache_dir(directory: Path) -> None:
+    """Make a cache folder that git ignores by itself (a ``.gitignore`` holding ``*``,
+    as pytest does), so no ``git add -A`` commits it. Only in a folder sitemapkit makes,
+    or one named ``sitemapkit`` (the default ``.cache/sitemapkit``): never in a folder
+    the user chose that already exists."""
+    made = not directory.exists()
+    directory.mkdir(parents=True, exist_ok=True)
+    ignore = directory / ".gitignore"
+    if (made or directory.name == "sitemapkit") and not ignore.exists():
+        atomic_write(ignore, CACHE_GITIGNORE)
