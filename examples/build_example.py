@@ -52,8 +52,8 @@ EXAMPLES = [
         ("2024-09-14T18:45:00+02:00", ["content/guide/install.de.md", "content/_index.md"]),
     ], [str(Path(sys.executable).parent / "hugo"), "--quiet"], "public",
         "public/\n.hugo_build.lock\n.cache/\n",
-        after=[sys.executable, "-m", "sitemapkit", "site", "public", "--base-url",
-               "https://www.example.com/", "--source", "."]),
+        # run in the project's root: the source is here, the base URL is Hugo's baseURL
+        after=[sys.executable, "-m", "sitemapkit", "site", "public"]),
 ]
 
 

@@ -72,3 +72,8 @@ def test_the_readme_is_short_and_links_into_the_docs():
     assert len(linked) >= 10
     assert all((ROOT / page).is_file() for page in linked), linked
     assert (ROOT / "CHANGELOG.md").is_file()
+    urls = re.search(r"^\[project\.urls\]\n(.*?)\n\n", (ROOT / "pyproject.toml").read_text(),
+                     re.M | re.S)
+    assert urls, "pyproject.toml needs [project.urls]"
+    assert {"Documentation", "Source", "Issues", "Changelog"} <= \
+        set(re.findall(r"^(\w+) = ", urls[1], re.M))

@@ -21,7 +21,7 @@ from gitref import reference_date
 from gitrepo import Repo
 from sitemap_check import read_set
 
-from sitemapkit import write_sitemaps
+from sitemapkit import UrlEntry, write_sitemaps
 
 SITE = "https://example.com/"
 HUGO_BASE = "https://docs.example.org/guide/"
@@ -316,3 +316,18 @@ def test_zlib_ng_is_a_core_dependency_only_where_it_ships_wheels():
     doctor = cli("doctor")
     assert "zlib-ng" in doctor.stdout and "auto" in doctor.stdout
     assert os.environ.get("SITEMAPKIT_NO_EXTENSIONS") or "C accelerator" in doctor.stdout
+
+
+# --- our own docs hosts' validation --------------------------------------------------------
+def test_one_day_of_git_dates_is_not_taken_for_a_build_date(tmp_path):
+    """A docs site whose pages were all committed on one day (a first commit, a mass
+    move) is dated right by git; only a set not dated by sitemapkit gets rule 17's hint."""
+    from sitemapkit.validate import ValidateOptions, validate
+
+    write_sitemaps([UrlEntry(f"{SITE}p{i}", "2026-11-27T10:00:00+00:00") for i in range(12)],
+                   tmp_path, SITE)
+    told = validate([tmp_path], ValidateOptions(base_url=SITE, check_pages=False))
+    assert [f.id for f in told.findings] == ["lastmod-build-date"]
+    ours = validate([tmp_path], ValidateOptions(base_url=SITE, check_pages=False,
+                                                dates_from_git=True))
+    assert ours.findings == []

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -57,7 +57,7 @@ def publish_pages(rows: list[PageRow], dates: GitDates, kind: str, out_dir: str 
     generator's language-folder sitemaps there); it returns notes."""
     dated = dated or page_dates(rows, dates)
     entries = entries_from_rows(rows, dated, kind)
-    outcome = publish(entries, out_dir, base, writer, settings,
+    outcome = publish(entries, out_dir, base, writer, replace(settings, git_dated=True),
                       lambda position: rows[position - 1].label, live)
     count_dated = sum(e.lastmod is not None for e in entries)
     outcome.infos[:0] = [summary_line(outcome.result, count_dated, started)] + \
@@ -133,7 +133,8 @@ def _validate(out: Path, base: str, settings: PublishSettings, outcome: Outcome)
     """The whole output directory: sitemaps, robots.txt, and that each loc is a built page."""
     from ..validate import ValidateOptions, validate  # on use: a faster CLI start
 
-    report = validate([out], ValidateOptions(base_url=base, max_bytes=settings.max_bytes))
+    report = validate([out], ValidateOptions(base_url=base, max_bytes=settings.max_bytes,
+                                             dates_from_git=settings.git_dated))
     strict = settings.validate == "strict"
     for finding in report.findings:
         failing = finding.severity == "error" or strict

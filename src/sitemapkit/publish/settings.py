@@ -33,6 +33,9 @@ class PublishSettings:
     pings: tuple[str, ...] = ()
     fail_on_notify_error: bool = False
     max_bytes: int = DEFAULT_MAX_BYTES
+    # every lastmod is a page's last commit (the docs hosts): a set dated on one day is
+    # then what git says, so validation does not take it for a build date (rule 17)
+    git_dated: bool = False
 
 
 def writer_options(values: Mapping[str, Any], **more: Any) -> WriterOptions:

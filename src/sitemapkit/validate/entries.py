@@ -100,7 +100,7 @@ class EntryCheck:
             x.say("error", "empty", f"an empty <{x.kind}>: at least one "
                   f"<{'url' if r.kind == 'urlset' else 'sitemap'}> is required")
         dates = self.dates
-        if dates.dated >= 10 and not dates.many_days:
+        if dates.dated >= 10 and not dates.many_days and not x.state.dates_from_git:
             x.state.report.add("warning", "lastmod-build-date", x.name, None,
                                f"all {dates.dated:,} lastmods fall on {dates.day}: this looks "
                                "like the build date, not each page's last change")

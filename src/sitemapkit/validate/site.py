@@ -39,6 +39,9 @@ class ValidateOptions:
     max_bytes: int = DEFAULT_MAX_BYTES
     allow_namespaces: tuple[str, ...] = ()
     check_pages: bool = True  # rule 14, when a directory and a base URL are given
+    # the lastmods are each page's last commit (sitemapkit's own docs hosts): one day
+    # for all is then git's answer, not a build date (rule 17's warning is off)
+    dates_from_git: bool = False
     now: datetime | None = None
     # plain <url> blocks checked by the hot unit's scan: "auto" (the active twin), "c",
     # "py", or "off" (expat reads every element); the findings are the same
@@ -60,7 +63,8 @@ def validate(paths: Iterable[str | os.PathLike[str]],
     report = Report()
     unit = scan_unit(opts.fast_scan)
     state = RunState(report, opts.max_bytes, int(now.timestamp()) + FUTURE_TOLERANCE_SECONDS,
-                     frozenset(opts.allow_namespaces), scan_unit=unit)
+                     frozenset(opts.allow_namespaces), scan_unit=unit,
+                     dates_from_git=opts.dates_from_git)
     if unit is not None:
         state.seen = unit.LocSet(tagged=True)
         state.clusters = ClusterRecord(unit.LocSet(values=True), unit.LocSet(values=True))

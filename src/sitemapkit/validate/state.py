@@ -56,6 +56,7 @@ class RunState:
     # ``seen`` must come from the same twin
     scan_unit: ModuleType | None = None
     sources: list[tuple[Path, str | None]] = field(default_factory=list)  # per file number
+    dates_from_git: bool = False  # ValidateOptions.dates_from_git
 
     def add_cluster(self, key: str, cluster: Cluster, file_no: int, line: int) -> None:
         """One hreflang member, for the check across files (``clusters``)."""
