@@ -150,7 +150,8 @@ def test_write_names_every_bad_row_by_its_input_line_in_one_run(tmp_path):
     skipped = cli("write", str(tmp_path / "u.csv"), "-o", str(tmp_path / "out"),
                   "--base-url", SITE, "--skip-invalid")
     assert skipped.returncode == 0
-    assert "skipped input line 6 (entry 5): lastmod '2024-13-01'" in skipped.stderr
+    assert "skipped entry 5: lastmod '2024-13-01' breaks rule 'lastmod-format'" in \
+        skipped.stderr and "(input line 6)" in skipped.stderr
 
 
 def test_many_bad_rows_are_capped_and_counted_and_a_wrong_host_is_named(tmp_path):

@@ -312,15 +312,29 @@ def test_source_not_in_git_writes_without_dates(tmp_path):
     assert [u.lastmod for u in read_set(out, BASE).urls] == [None]
 
 
-def test_a_base_url_that_disagrees_with_the_canonicals_is_warned(tmp_path):
+def test_a_base_url_that_disagrees_with_the_canonicals_is_warned_or_refused(tmp_path):
+    """Some pages' canonicals elsewhere: a warning with an example. Every page's: the
+    setup is wrong, an error naming both URLs, and nothing is written."""
     out = tmp_path / "out"
     (out / "guide").mkdir(parents=True)
+    (out / "api").mkdir()
     for path in ("index.html", "guide/index.html"):
         url = "https://docs.other.org/" + path.removesuffix("index.html")
         (out / path).write_text(f'<html><head><link rel="canonical" href="{url}"></head></html>')
+    (out / "api/index.html").write_text(f'<html><head><link rel="canonical" href="{BASE}api/">'
+                                        '</head></html>')
     done = site(out)
     assert "disagrees with 2 pages' canonical URLs, e.g. guide/index.html says " \
         "https://docs.other.org/guide/; check --base-url" in done.stderr
+    (out / "api/index.html").unlink()
+    (out / "sitemap.xml").unlink()
+    refused = subprocess.run([sys.executable, "-m", "sitemapkit", "site", str(out),
+                              "--base-url", BASE], capture_output=True, text=True)
+    assert refused.returncode == 2
+    assert f"the base URL {BASE} disagrees with every page's canonical URL (2 pages), e.g. " \
+        "guide/index.html says https://docs.other.org/guide/: the site is at " \
+        "https://docs.other.org/" in refused.stderr
+    assert not (out / "sitemap.xml").exists()
 
 
 def test_two_candidate_sources_are_reported_never_guessed(tmp_path):

@@ -103,9 +103,13 @@ CASES: list[tuple[str, str, dict[str, str | bytes], str, dict[str, object]]] = [
     ("empty", "error", {"sitemap.xml": urlset()}, "at least one <url>", {}),
     ("empty", "error", {"sitemap.xml": index()}, "at least one <sitemap>", {}),
     ("extension", "error", {"sitemap.xml": urlset(url(
-        B + "a", '<image:image xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">'
-        "<image:loc>https://example.com/i.png</image:loc></image:image>"))},
+        B + "a", '<shop:offer xmlns:shop="https://example.com/ns/shop">'
+        "<shop:price>3</shop:price></shop:offer>"))},
      "--allow-namespace", {}),
+    ("extension", "error", {"sitemap.xml": urlset(url(
+        B + "a", '<image:image xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">'
+        "<image:title>t</image:title></image:image>"))},
+     "lacks <image:loc>", {}),
     ("extension", "error", {"sitemap.xml": urlset(cluster_url(EN, PAIR).replace(
         "/>", ' onclick="x"/>', 1), xhtml=True)}, "['onclick']", {}),
     ("loc-absolute", "error", {"sitemap.xml": urlset(url("/docs/a"))}, "not an absolute URL",
@@ -327,7 +331,7 @@ def test_gzip_bomb_stops_at_the_protocol_maximum(tmp_path):
 
 
 def test_other_xml_is_skipped_and_allowed_namespaces_pass(tmp_path):
-    image = "http://www.google.com/schemas/sitemap-image/1.1"
+    image = "https://example.com/ns/shop"  # no schema sitemapkit knows: allowed by name
     with_image = urlset(url(B + "a", "<image:image><image:loc>https://example.com/i.png"
                             "</image:loc></image:image>")).replace(
         "<urlset ", f'<urlset xmlns:image="{image}" ')

@@ -24,8 +24,7 @@ def error(message: str) -> None:
 def fail(exc: SitemapkitError) -> int:
     """Print ``exc`` in one line and return its exit code."""
     if isinstance(exc, EntryError):
-        where = f" ({exc.where})" if exc.where else ""
-        error(f"{exc}{where}; nothing was written")
+        error(f"{exc.located()}; nothing was written")
     elif isinstance(exc, (InputError, NoUrlsError)):
         error(f"{exc}; nothing was written")
     else:

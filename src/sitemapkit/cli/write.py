@@ -106,7 +106,10 @@ def _invalid(exc: InvalidEntriesError, reader: LineReader) -> int:
     hint = reader.explain(first) if isinstance(first, EntryError) else None
     if hint is not None and isinstance(first, EntryError) and first.where:
         # the reader is past the file's end: the line is the first refused entry's
-        error(f"{first.where}: {str(hint).split(' ', 2)[2]}; nothing was written")
+        error(f"{first.where} {str(hint).split(' ', 2)[2]}; nothing was written")
+        return 1
+    if exc.count == 1 and isinstance(first, EntryError):  # one bad row: one line, as ever
+        error(f"{first.located()}; nothing was written")
         return 1
     for entry in exc.entries[:SHOWN]:
         error(entry.located() if isinstance(entry, EntryError) else str(entry))

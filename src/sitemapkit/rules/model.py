@@ -78,18 +78,12 @@ class EntryError(SitemapkitError, ValueError):
         return self
 
     def located(self) -> str:
-        """The message led by where the entry came from, when a host said it:
-        ``input line 3 (entry 2): loc 'x' breaks rule ...``."""
-        if not self.where:
-            return str(self)
-        entry = f" (entry {self.position})" if self.position is not None else ""
-        return f"{self.where}{entry}: {self._body()}"
+        """The message with where the entry came from, when a host said it:
+        ``entry 2: loc 'x' breaks rule ... (input line 3)``."""
+        return f"{self} ({self.where})" if self.where else str(self)
 
     def _text(self) -> str:
         where = f"entry {self.position}: " if self.position is not None else ""
-        return where + self._body()
-
-    def _body(self) -> str:
         shown = repr(self.value)
         if len(shown) > 200:
             shown = shown[:197] + "..."
@@ -98,7 +92,7 @@ class EntryError(SitemapkitError, ValueError):
             body, ref, tail = text.rpartition(" (sitemapkit rules ")
             text = (f"{body} ({self.detail}){ref}{tail}" if ref
                     else f"{text} ({self.detail})")
-        return f"{self.field} {shown} breaks rule '{self.rule}': {text}"
+        return f"{where}{self.field} {shown} breaks rule '{self.rule}': {text}"
 
 
 class Normalized(NamedTuple):
