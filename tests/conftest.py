@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+import http.server
 import os
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -37,3 +40,26 @@ def run(*args: str, stdin: str | None = None,
 def twin_env(request: pytest.FixtureRequest) -> dict[str, str]:
     """Run the CLI on each twin (--no-c-extensions deselects 'c')."""
     return {"SITEMAPKIT_NO_EXTENSIONS": "1" if request.param == "py" else ""}
+
+
+@pytest.fixture
+def served(tmp_path) -> Iterator[tuple[Path, str]]:
+    """A folder served over HTTP on 127.0.0.1: (the folder, its URL)."""
+    folder = tmp_path / "www"
+    folder.mkdir()
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, directory=str(folder), **kwargs)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield folder, f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -6,13 +6,10 @@ a base URL."""
 
 from __future__ import annotations
 
-import http.server
 import os
 import re
 import subprocess
 import sys
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -165,12 +162,13 @@ def test_many_bad_rows_are_capped_and_counted_and_a_wrong_host_is_named(tmp_path
 
 
 # --- one voice across commands --------------------------------------------------------
-@pytest.mark.parametrize("command", ["write", "site", "index", "validate", "rules", "doctor"])
+@pytest.mark.parametrize("command", ["write", "site", "index", "validate", "diff", "rules",
+                                     "doctor"])
 def test_every_help_has_examples_and_the_writers_one_robots_pair(command):
     shown = cli(command, "--help").stdout
-    examples = shown.split("examples:\n", 1)
-    assert len(examples) == 2 and examples[1].strip().startswith("sitemapkit") or \
-        f"sitemapkit {command}" in examples[1], shown
+    assert "\nexamples:\n" in shown, shown
+    examples = [line for line in shown.split("\nexamples:\n", 1)[1].splitlines() if line]
+    assert examples and all(f"sitemapkit {command}" in line for line in examples), examples
     if command in ("write", "site", "index"):
         assert "--robots-txt, --no-robots-txt" in shown
     assert "turn off:" not in shown
@@ -204,29 +202,6 @@ def test_index_still_takes_its_old_robots_flag(tmp_path):
 
 
 # --- validate: a URL, Google's extensions ----------------------------------------------
-@pytest.fixture
-def served(tmp_path) -> Iterator[tuple[Path, str]]:
-    """A folder served over HTTP on 127.0.0.1: (the folder, its URL)."""
-    folder = tmp_path / "www"
-    folder.mkdir()
-
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, directory=str(folder), **kwargs)
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield folder, f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
 def test_validate_fetches_a_sitemap_url_with_the_shards_its_index_lists(served):
     folder, url = served
     result = write_sitemaps([f"{url}p{i}" for i in range(250)], folder, url, max_urls=100)

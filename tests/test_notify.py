@@ -119,7 +119,7 @@ def test_dry_run_sends_nothing(engine):
     result = submit_indexnow([BASE + "a", BASE + "b"],
                              IndexNowOptions(KEY, endpoint=engine.url, dry_run=True))
     assert engine.seen == [] and result.planned_urls == 2
-    assert result.summary() == "IndexNow dry run: 2 URLs in 1 requests (not sent)"
+    assert result.summary() == "IndexNow dry run: 2 URLs in 1 request (not sent)"
 
 
 def test_keys_are_checked_and_read_from_files(tmp_path):
@@ -159,7 +159,7 @@ def test_cli_submits_only_what_changed(engine, tmp_path, capsys, monkeypatch):
         f"would submit {BASE}b", f"would submit {BASE}c"]
     assert main(args) == 0
     assert [s.json()["urlList"] for s in engine.seen] == [[BASE + "b", BASE + "c"]]
-    assert "IndexNow: 2 URLs accepted in 1 requests (2 changed, 0 removed)" in \
+    assert "IndexNow: 2 URLs accepted in 1 request (2 changed, 0 removed)" in \
         capsys.readouterr().err
     engine.default = (500, 0)
     source.write_text(f"loc,lastmod\n{BASE}a,2024-06-06\n")

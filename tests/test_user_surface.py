@@ -27,7 +27,7 @@ from sitemapkit.validate.findings import RULE_OF
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = "https://example.com/"
-COMMANDS = ("write", "site", "validate", "index", "rules", "doctor")
+COMMANDS = ("write", "site", "validate", "index", "diff", "rules", "doctor")
 
 
 def cli(*args: str, cwd: Path | None = None, stdin: str | None = None,

@@ -150,6 +150,8 @@ OPTIONS: tuple[Option, ...] = (
        section="output"),
     _o("robots_txt", True, "add the Sitemap: line to robots.txt at a host root", ALL,
        overrides=((CLI, False),), section="output"),
+    _o("dry_run", False, "write, replace, remove and submit nothing: say what would be "
+       "written, removed and submitted", (CLI, SITE), flag="--dry-run", section="output"),
     # --- languages ---
     _o("x_default", True, "the x-default of each cluster: a language, a URL, or true (the "
        "i18n default language, MkDocs) / false", DOCS, bool, str, NONE,
@@ -189,8 +191,8 @@ INDEXNOW_OPTIONS: tuple[Option, ...] = (  # keys of `indexnow`; flags of `sitema
        flag="--notify-timeout"),
     _o("retries", 3, "retries for 429, 5xx and network errors, with backoff", ALL,
        flag="--notify-retries"),
-    _o("dry_run", False, "show what IndexNow would submit; send nothing", ALL,
-       flag="--dry-run"),
+    _o("dry_run", False, "show what IndexNow would submit; send nothing (the commands' "
+       "--dry-run does this and writes nothing too)", DOCS),
     _o("fail_on_error", False, "a failed notification fails the run (default: a warning)",
        ALL, flag="--fail-on-notify-error"),
     _o("write_key_file", True, "write <key>.txt into the site root", DOCS),

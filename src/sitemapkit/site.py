@@ -126,15 +126,21 @@ def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str | None = None, 
     undated = set() if old is None or old.ours or not old.dated else \
         {row.loc for row, date in zip(rows, dated.dates, strict=True)
          if settings_values["lastmod"] == "none" or date is None}  # asked only when it gave dates
+    report = None if settings.dry_run else settings_values["report"]  # a dry run writes none
     floor_notes, floor_warnings = _floor(old, rows, undated, found, base, unlisted, generator,
-                                         settings_values["report"])
+                                         report)
     still = unsourced if settings_values["drop_unsourced"] else \
         sum(1 for row, date in zip(rows, dated.dates, strict=True)
             if not row.source and date is None)
     notes += sources.notes + _unsourced_note(still, settings_values, source, layout) + \
         _mapped_note(sources)
     notes += dates.notes
-    notes += language_notes + floor_notes + after_write + _map_artifacts(map_file, out)
+    if settings.dry_run:
+        after_write += [f"would replace {possessive(generator)} {old.describe()}"
+                        for old in [old] if old is not None and not old.ours]
+    else:
+        after_write += _map_artifacts(map_file, out)
+    notes += language_notes + floor_notes + after_write
     outcome.infos[1:1] = notes
     outcome.warnings[:0] = warnings + floor_warnings + dates.warnings
     if settings.validate == "strict" and outcome.warnings:  # --validate strict: they fail

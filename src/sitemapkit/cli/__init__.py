@@ -1,5 +1,5 @@
-"""Command line: ``sitemapkit write``, ``site``, ``validate``, ``index``, ``rules`` and
-``doctor``,
+"""Command line: ``sitemapkit write``, ``site``, ``validate``, ``index``, ``diff``,
+``rules`` and ``doctor``,
 one module per command (each has ``add(sub, formatter)`` and ``run(args)``).
 
 Exit codes: 0 success, 1 invalid input or a failed write, 2 usage errors, 130 when
@@ -17,13 +17,13 @@ from collections.abc import Callable, Sequence
 from .._display import shown_path
 from .._urlset import build_description
 from .._version import __version__
-from . import doctor, index, rules, site, validate, write
+from . import diff, doctor, index, rules, site, validate, write
 from .write import progress_line
 
 __all__ = ["main", "progress_line"]
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "write": write.run, "site": site.run, "validate": validate.run, "index": index.run,
-    "rules": rules.run, "doctor": doctor.run}
+    "rules": rules.run, "doctor": doctor.run, "diff": diff.run}
 
 
 class _Help(argparse.RawDescriptionHelpFormatter):
@@ -51,15 +51,16 @@ def _sentence(text: str) -> str:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sitemapkit", formatter_class=_Help,
-        description="Fast, correct sitemaps (sitemaps.org 0.9): write them from a URL list, "
-        "validate any sitemap, index per-version sitemaps.",
+        description="Fast, correct sitemaps (sitemaps.org 0.9): write them from a URL list "
+        "or a built site, validate any sitemap, index per-version sitemaps, compare two "
+        "sets.",
         epilog="Exit codes: 0 success, 1 invalid input or a failed write, 2 usage errors, "
         "130 interrupted, 141 output pipe closed. `sitemapkit rules N` explains the rule a "
         "message cites.")
     parser.add_argument("--version", action="version",
                         version=f"sitemapkit {__version__} ({build_description()})")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (write, site, validate, index, rules, doctor):
+    for module in (write, site, validate, index, diff, rules, doctor):
         module.add(sub, _Help)
     return parser
 

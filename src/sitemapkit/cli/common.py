@@ -89,4 +89,6 @@ def declared_values(args: argparse.Namespace, host: str
     asked = args.indexnow_key or args.indexnow_key_file
     indexnow = {option.name: getattr(args, "indexnow_" + option.name)
                 for option in for_host(CLI, INDEXNOW_OPTIONS)} if asked else None
+    if indexnow is not None and values.get("dry_run"):
+        indexnow["dry_run"] = True  # a dry run submits nothing either
     return values, indexnow

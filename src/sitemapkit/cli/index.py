@@ -36,6 +36,7 @@ def add(sub: Subparsers, formatter: type[argparse.HelpFormatter]) -> None:
     i.add_argument("--no-robots", dest="robots_txt", action="store_false",
                    help=argparse.SUPPRESS)  # the name before --no-robots-txt, still taken
     add_flag(i, declared("max_bytes"), "max_bytes")
+    add_flag(i, declared("dry_run"), "dry_run")
     i.add_argument("-q", "--quiet", action="store_true", help="no summary line")
 
 
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
 
         result = build_index(args.dirs, args.out, args.base_url, versions=args.versions,
                              alias=args.alias, robots=args.robots_txt,
-                             max_bytes=args.max_bytes)
+                             max_bytes=args.max_bytes, dry_run=args.dry_run)
     except SiteIndexError as exc:
         findings = list(getattr(exc.report, "findings", ()))
         for finding in findings[:SHOWN]:
@@ -65,5 +66,5 @@ def run(args: argparse.Namespace) -> int:
     for note in result.notes:
         print(f"sitemapkit: {note}", file=sys.stderr)
     if not args.quiet:
-        print(result.summary())
+        print(("dry run: " if args.dry_run else "") + result.summary())
     return 0

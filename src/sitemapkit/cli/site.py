@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     except SitemapkitError as exc:
         return fail(exc)
     if not args.quiet:
-        print(f"sitemapkit: {outcome.infos[0]}")
+        print(f"sitemapkit: {'dry run: ' if args.dry_run else ''}{outcome.infos[0]}")
     for warning in outcome.warnings:
         print(f"sitemapkit: warning: {warning}", file=sys.stderr)
     for info in outcome.infos[1:] if not args.quiet else ():

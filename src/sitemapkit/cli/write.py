@@ -64,6 +64,9 @@ def run(args: argparse.Namespace) -> int:
     except SitemapkitError as exc:
         return fail(exc)
     if os.path.isdir(args.input):
+        if settings.dry_run:
+            return fail(UsageError("--dry-run is not available for a folder of part files yet; "
+                                   "give one file, or write into a scratch folder"))
         try:
             return _report(args, *_write_parts(args, writer, settings))
         except SitemapkitError as exc:
@@ -149,7 +152,7 @@ def _report(args: argparse.Namespace, outcome: Outcome, dry_run: bool) -> int:
         invalid = count(result.skipped_count, "invalid entry", "invalid entries")
         print(f"sitemapkit: skipped {invalid} ({rules})", file=sys.stderr)
     if not args.quiet:
-        print(result.summary())
+        print(("dry run: " if args.dry_run else "") + result.summary())
         if not USE_EXTENSIONS:
             print(f"sitemapkit: note: {build_description()}", file=sys.stderr)
     if dry_run and result.changes and result.changes.all:

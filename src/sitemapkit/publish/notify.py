@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import quote, urlsplit
 
+from .._display import count
 from .._files import atomic_write
 from .._version import __version__
 from ..errors import NotifyConfigError
@@ -92,10 +93,11 @@ class NotifyResult:
 
     def summary(self) -> str:
         if self.planned:
-            return (f"IndexNow dry run: {self.planned_urls} URLs in {len(self.planned)} "
-                    "requests (not sent)")
+            return (f"IndexNow dry run: {count(self.planned_urls, 'URL')} in "
+                    f"{count(len(self.planned), 'request')} (not sent)")
         state = f", {len(self.failures)} failed" if self.failures else ""
-        return f"IndexNow: {self.submitted} URLs accepted in {self.requests} requests{state}"
+        return (f"IndexNow: {count(self.submitted, 'URL')} accepted in "
+                f"{count(self.requests, 'request')}{state}")
 
 
 def submit_indexnow(urls: Iterable[str], options: IndexNowOptions,
@@ -123,7 +125,8 @@ def submit_indexnow(urls: Iterable[str], options: IndexNowOptions,
                 "Content-Type": "application/json; charset=utf-8", "User-Agent": USER_AGENT})
             error = _send(request, opts.timeout, opts.retries, opts.backoff, sleep, result)
             if error:
-                result.failures.append(f"IndexNow {opts.endpoint} ({host}, {len(batch)} URLs): "
+                result.failures.append(f"IndexNow {opts.endpoint} ({host}, "
+                                       f"{count(len(batch), 'URL')}): "
                                        f"{error}")
                 result.failed_urls += batch
             else:

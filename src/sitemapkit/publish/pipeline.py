@@ -69,17 +69,38 @@ def publish(entries: Iterable[object] | LineSource, out_dir: str | Path, base: s
             writer: WriterOptions, settings: PublishSettings,
             where: Callable[[int], str | None],
             live: Callable[[], list[str]] | None = None) -> Outcome:
-    """Write the sitemaps, then robots.txt, validation and notifications."""
+    """Write the sitemaps, then robots.txt, validation and notifications; with
+    ``settings.dry_run``, none of it: say what would be written, removed and sent."""
     try:
-        result = write_sitemaps(entries, out_dir, base, options=writer, where=where)
+        if settings.dry_run:
+            from .dryrun import dry_run
+
+            result, said = dry_run(entries, out_dir, base, writer, settings, where)
+        else:
+            result = write_sitemaps(entries, out_dir, base, options=writer, where=where)
     except EntryError as exc:
-        exc.where = where(exc.position) if exc.position else None
+        exc.where = exc.where or (where(exc.position) if exc.position else None)
         raise
     except SitemapkitError:
         raise
     except OSError as exc:
         raise OutputError(f"writing {out_dir} failed: {exc}") from exc
+    if settings.dry_run:
+        outcome = _outcome(result)
+        outcome.infos += said
+        return outcome
     return publish_result(result, out_dir, base, settings, live)
+
+
+def _outcome(result: WriteResult) -> Outcome:
+    """What every run says of its result: its warnings, and duplicates written once."""
+    outcome = Outcome(result, warnings=list(result.warnings))
+    if result.duplicate_count:
+        example = (f", e.g. {result.duplicates[0][1]}" if result.duplicates
+                   else "".join(f" ({e})" for e in result.examples[:1]))
+        outcome.warnings.append(f"{count(result.duplicate_count, 'duplicate URL')} written "
+                                f"once{example}")
+    return outcome
 
 
 def publish_result(result: WriteResult, out_dir: str | Path, base: str,
@@ -87,12 +108,7 @@ def publish_result(result: WriteResult, out_dir: str | Path, base: str,
                    live: Callable[[], list[str]] | None = None) -> Outcome:
     """After a set is live (from ``write_sitemaps`` or a partition commit): robots.txt,
     validation and notifications."""
-    outcome = Outcome(result, warnings=list(result.warnings))
-    if result.duplicate_count:
-        example = (f", e.g. {result.duplicates[0][1]}" if result.duplicates
-                   else "".join(f" ({e})" for e in result.examples[:1]))
-        outcome.warnings.append(f"{count(result.duplicate_count, 'duplicate URL')} written "
-                                f"once{example}")
+    outcome = _outcome(result)
     try:
         outcome.infos += live() if live is not None else []
         _after_write(result, Path(out_dir), base, settings, outcome)

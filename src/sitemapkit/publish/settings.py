@@ -36,6 +36,7 @@ class PublishSettings:
     # every lastmod is a page's last commit (the docs hosts): a set dated on one day is
     # then what git says, so validation does not take it for a build date (rule 17)
     git_dated: bool = False
+    dry_run: bool = False  # write, replace, remove and submit nothing; say what would be
 
 
 def writer_options(values: Mapping[str, Any], **more: Any) -> WriterOptions:
@@ -89,4 +90,5 @@ def publish_settings(values: Mapping[str, Any],
     return PublishSettings(bool(values["robots_txt"]), values.get("validate", False), options,
                            key_file, tuple(values.get("notify") or ()),
                            fail or bool((indexnow_values or {}).get("fail_on_error")),
-                           values.get("max_bytes") or DEFAULT_MAX_BYTES)
+                           values.get("max_bytes") or DEFAULT_MAX_BYTES,
+                           dry_run=bool(values.get("dry_run")))

@@ -24,10 +24,8 @@ from ..validate import Report, ValidateOptions, validate
 from ..validate.urls import url_key
 from ..write import output
 from ..write.index import index_xml
+from .readback import ENTRY_POINTS
 from .robots import is_host_root, robots_sitemap_line
-
-ENTRY_POINTS = ("sitemap.xml", "sitemap_index.xml", "sitemap-index.xml", "sitemap.xml.gz",
-                "sitemap.txt")
 
 
 @dataclass
@@ -99,14 +97,18 @@ def _children(dirs: Sequence[str | os.PathLike[str]], versions: Sequence[str],
 
 def build_index(dirs: Sequence[str | os.PathLike[str]], out_file: str | os.PathLike[str],
                 base_url: str, *, versions: Sequence[str] = (), alias: str | None = None,
-                robots: bool = True, max_bytes: int = DEFAULT_MAX_BYTES) -> IndexResult:
+                robots: bool = True, max_bytes: int = DEFAULT_MAX_BYTES,
+                dry_run: bool = False) -> IndexResult:
     """Write ``out_file``, an index over the sitemaps of ``dirs`` (each a version directory,
     or a mike root whose versions.json selects them). ``base_url`` is the URL of
-    ``out_file``'s directory."""
+    ``out_file``'s directory. ``dry_run``: every check, and nothing written; the notes
+    say what would be."""
     out = Path(out_file)
     if out.is_dir():  # like `write -o`: a directory means "the index goes in here"
         out = out / "sitemap.xml"
-    out_dir = output.prepare_dir(out.parent)
+    if dry_run and not out.parent.is_dir():
+        raise SiteIndexError(f"{out.parent} is not a folder")
+    out_dir = out.parent if dry_run else output.prepare_dir(out.parent)
     output.check_file_name(out.name, "index file name")
     prefix = normalize_base_url(base_url)
     children = _children(dirs, versions, alias)
@@ -142,6 +144,16 @@ def build_index(dirs: Sequence[str | os.PathLike[str]], out_file: str | os.PathL
     files = index_xml(result.sitemaps, max_bytes)
     if len(files) > 1:
         raise SiteIndexError(f"the index would exceed the byte cap of {max_bytes:,} bytes")
+    if dry_run:
+        same = out.is_file() and out.read_bytes() == files[0]
+        result.notes += ["dry run: nothing was written", f"would write {out} listing "
+                         f"{len(result.sitemaps):,} sitemaps" + (" (unchanged)" if same else "")]
+        robots_file = out_dir / "robots.txt"
+        line = f"Sitemap: {result.index_url}"
+        if robots and is_host_root(prefix) and (not robots_file.is_file() or line not in
+                                                robots_file.read_text("utf-8", "replace")):
+            result.notes.append(f"would add '{line}' to {robots_file}")
+        return result
     output.atomic_write(out, files[0], fsync=True)
     if robots and is_host_root(prefix):
         result.robots_changed = robots_sitemap_line(out_dir / "robots.txt", [result.index_url])

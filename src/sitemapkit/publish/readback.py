@@ -1,0 +1,162 @@
+"""A published sitemap set read back as a record: every loc with its lastmod and its
+hreflang alternates. From a folder (its entry point and every file its index lists
+there), a sitemap file, or a live URL (fetched with the sitemaps its index lists, every
+read capped and timed: ``validate.remote``). What ``sitemapkit diff`` compares, and what
+a change report is made of."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import os
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+from xml.etree import ElementTree
+
+from ..errors import InputError
+from ..protocol import MAX_BYTES, SITEMAP_NS, TEXT_SUFFIXES, XHTML_NS
+
+# where sitemaps.org and the generators put the entry point, in the order tried
+ENTRY_POINTS = ("sitemap.xml", "sitemap_index.xml", "sitemap-index.xml", "sitemap.xml.gz",
+                "sitemap.txt")
+_URL, _LOC, _LASTMOD = f"{{{SITEMAP_NS}}}url", f"{{{SITEMAP_NS}}}loc", f"{{{SITEMAP_NS}}}lastmod"
+_SITEMAP, _LINK = f"{{{SITEMAP_NS}}}sitemap", f"{{{XHTML_NS}}}link"
+
+
+@dataclass(frozen=True)
+class Listed:
+    """One URL as a set lists it."""
+
+    lastmod: str | None = None
+    alternates: tuple[tuple[str, str], ...] = ()  # (hreflang, href), sorted
+
+
+@dataclass
+class Record:
+    """What a set lists, and where it was read from."""
+
+    where: str
+    urls: dict[str, Listed] = field(default_factory=dict)
+    files: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+def read_record(given: str | os.PathLike[str]) -> Record:
+    """The set at ``given``: an http(s) URL, a folder or a sitemap file."""
+    text = os.fspath(given)
+    if text.startswith(("http://", "https://")):
+        from ..validate.remote import fetch  # on use: urllib is not needed otherwise
+
+        with tempfile.TemporaryDirectory(prefix="sitemapkit-record-") as tmp:
+            got = fetch(text, Path(tmp))
+            record = Record(text)
+            record.notes += got.notes
+            _read_set(got.path, Path(tmp), record)
+            return record
+    path = Path(text)
+    if path.is_dir():
+        entry = next((path / n for n in ENTRY_POINTS if (path / n).is_file()), None)
+        if entry is None:
+            raise InputError(f"{path} holds no sitemap (looked for {', '.join(ENTRY_POINTS)})")
+        path_root = path
+    elif path.is_file():
+        entry, path_root = path, path.parent
+    else:
+        raise InputError(f"{path}: no such file, folder or URL")
+    record = Record(text)
+    _read_set(entry, path_root, record)
+    return record
+
+
+def _read_set(entry: Path, root: Path, record: Record) -> None:
+    """The entry point, and for an index each file it lists under ``root``."""
+    if entry.name.endswith(TEXT_SUFFIXES):
+        _read_text(entry, record)
+        return
+    children: list[str] = []
+    _read_xml(entry, record, children)
+    for loc in children:
+        child = _local(root, loc)
+        if child is None:
+            record.notes.append(f"{loc}, listed by {entry.name}, is not a file under {root}")
+            continue
+        if child.name.endswith(TEXT_SUFFIXES):
+            _read_text(child, record)
+        else:
+            _read_xml(child, record, [])
+
+
+def _local(root: Path, loc: str) -> Path | None:
+    """The file under ``root`` a listed sitemap's URL names: the longest tail of its
+    path that is a file there (the folder's URL on the site is not needed)."""
+    segments = unquote(loc.split("?", 1)[0].split("://", 1)[-1]).split("/")[1:]
+    for k in range(len(segments)):
+        tail = "/".join(segments[k:])
+        if ".." not in tail.split("/") and (root / tail).is_file():
+            return root / tail
+    return None
+
+
+def _open(path: Path) -> gzip.GzipFile | io.BufferedReader:
+    return gzip.GzipFile(path, "rb") if path.suffix == ".gz" else open(path, "rb")
+
+
+def _capped(fh: gzip.GzipFile | io.BufferedReader, path: Path) -> Iterator[bytes]:
+    """``fh`` in blocks, refusing more than the protocol's largest file (a gzip bomb)."""
+    total = 0
+    while block := fh.read(1 << 20):
+        total += len(block)
+        if total > MAX_BYTES:
+            raise InputError(f"{path} holds more than {MAX_BYTES:,} bytes, the most a sitemap "
+                             "file may (sitemapkit rules 22)")
+        yield block
+
+
+def _read_xml(path: Path, record: Record, children: list[str]) -> None:
+    parser: ElementTree.XMLPullParser[ElementTree.Element] = \
+        ElementTree.XMLPullParser(events=("end",))
+    record.files += 1
+    try:
+        with _open(path) as fh:
+            for block in _capped(fh, path):
+                parser.feed(block)
+                _take(parser, record, children)
+        parser.close()
+        _take(parser, record, children)
+    except (ElementTree.ParseError, OSError, EOFError) as exc:
+        raise InputError(f"cannot read {path}: {exc}") from None
+
+
+def _take(parser: ElementTree.XMLPullParser[ElementTree.Element], record: Record,
+          children: list[str]) -> None:
+    events: Iterator[Any] = parser.read_events()  # ("end", element) pairs
+    for _, element in events:
+        if element.tag == _URL:
+            loc = (element.findtext(_LOC) or "").strip()
+            lastmod = (element.findtext(_LASTMOD) or "").strip() or None
+            links = tuple(sorted((link.get("hreflang", ""), link.get("href", ""))
+                                 for link in element.iter(_LINK)))
+            if loc:
+                record.urls[loc] = Listed(lastmod, links)
+            element.clear()
+        elif element.tag == _SITEMAP:
+            loc = (element.findtext(_LOC) or "").strip()
+            if loc:
+                children.append(loc)
+            element.clear()
+
+
+def _read_text(path: Path, record: Record) -> None:
+    record.files += 1
+    try:
+        with _open(path) as fh:
+            data = b"".join(_capped(fh, path))
+    except (OSError, EOFError) as exc:
+        raise InputError(f"cannot read {path}: {exc}") from None
+    for line in data.decode("utf-8", "replace").splitlines():
+        if line.strip():
+            record.urls[line.strip()] = Listed()
