@@ -307,3 +307,27 @@ def test_one_day_of_git_dates_is_not_taken_for_a_build_date(tmp_path):
     ours = validate([tmp_path], ValidateOptions(base_url=SITE, check_pages=False,
                                                 dates_from_git=True))
     assert ours.findings == []
+
+
+def test_every_writer_reports_all_invalid_entries_and_writes_nothing(impl, tmp_path):
+    """on_invalid="report" (what the CLI's write uses) never drops a row in silence,
+    whichever writer streams it: each names every invalid entry, then fails."""
+    from sitemapkit import write_partition
+    from sitemapkit.errors import InvalidEntriesError
+    from sitemapkit.write import shard_bytes
+
+    rows = [f"{SITE}a", "ftp://example.com/b", f"{SITE}c", "/relative", f"{SITE}e"]
+    writers = {
+        "write_sitemaps": lambda out: write_sitemaps(rows, out, SITE, on_invalid="report",
+                                                     _impl=impl.module),
+        "write_partition": lambda out: write_partition(rows, out, SITE, 0, on_invalid="report",
+                                                       _impl=impl.module),
+        "shard_bytes": lambda out: shard_bytes(rows, SITE, on_invalid="report",
+                                               _impl=impl.module)}
+    for name, writer in writers.items():
+        out = tmp_path / name
+        with pytest.raises(InvalidEntriesError) as caught:
+            writer(out)
+        assert (caught.value.count, [e.position for e in caught.value.entries]) == (2, [2, 4])
+        assert caught.value.by_rule == {"loc-scheme": 1, "loc-absolute": 1}, name
+        assert not out.exists() or not [p for p in out.iterdir() if p.is_file()], name

@@ -136,8 +136,8 @@ def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str | None = None, 
         _mapped_note(sources)
     notes += dates.notes
     if settings.dry_run:
-        after_write += [f"would replace {possessive(generator)} {old.describe()}"
-                        for old in [old] if old is not None and not old.ours]
+        if old is not None and not old.ours:
+            after_write.append(f"would replace {possessive(generator)} {old.describe()}")
     else:
         after_write += _map_artifacts(map_file, out)
     notes += language_notes + floor_notes + after_write

@@ -19,7 +19,7 @@ from types import ModuleType
 from typing import Any
 
 from .. import _urlset
-from ..errors import InvalidEntriesError, NoUrlsError, OutputError
+from ..errors import NoUrlsError, OutputError
 from . import output
 from .commit import commit, plan, previous_set
 from .options import WriterOptions, resolve
@@ -59,10 +59,6 @@ def write_sitemaps(
         run.where = where
         try:
             run.stream(entries)
-            if opts.on_invalid == "report" and run.result.skipped_count:
-                r = run.result
-                raise InvalidEntriesError(list(r.skipped), r.skipped_count,
-                                          dict(r.skipped_by_rule))
             if not run.shards:
                 raise NoUrlsError(
                     "no URLs to write: refusing to write an empty sitemap"

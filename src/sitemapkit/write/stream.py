@@ -17,6 +17,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Protocol, runtime_checkable
 
+from ..errors import InvalidEntriesError
 from ..protocol import FUTURE_TOLERANCE_SECONDS
 from ..rules.fields import normalize_entry
 from ..rules.hreflang import ClusterCheck
@@ -89,7 +90,8 @@ class ShardStream:
 
     def stream(self, entries: Iterable[object] | LineSource) -> None:
         """Feed every entry (or every line of a line source, or every row of Arrow
-        columns); close the last shard."""
+        columns); close the last shard. With ``on_invalid="report"``, raise
+        ``InvalidEntriesError`` naming the invalid ones, once all are read."""
         buf, exhausted = self.buf, self.impl.EXHAUSTED
         if type(entries).__module__.startswith("pyarrow"):  # a table, batch or reader
             from ..sources.inputs.arrowcols import ArrowSource  # pyarrow is optional
@@ -104,6 +106,9 @@ class ShardStream:
                 if status == exhausted:
                     break
                 self._resolve(status, entry, buf.consumed)
+        r = self.result
+        if self.opts.on_invalid == "report" and r.skipped_count:  # every stream: none skips
+            raise InvalidEntriesError(list(r.skipped), r.skipped_count, dict(r.skipped_by_rule))
         if buf.count:
             self._close_shard()
 
