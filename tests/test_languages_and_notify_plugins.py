@@ -77,7 +77,10 @@ def test_mkdocs_validate_fails_the_build_on_a_broken_robots_line(tmp_path):
 
 
 def test_mkdocs_indexnow_submits_changed_pages(tmp_path, engine):
-    settings = {"indexnow": {"key": KEY, "endpoint": engine.url + "/indexnow"}}
+    # the local record only: example.com is no site of ours to read (test_live_record.py
+    # has the live site as the record)
+    settings = {"indexnow": {"key": KEY, "endpoint": engine.url + "/indexnow"},
+                "changes_from": "local"}
     repo = mkdocs_project(tmp_path / "p", {"index.md": "# Home\n", "a.md": "# A\n",
                                            "b.md": "# B\n"},
                           {"plugins": [{"sitemapkit": settings}]})
@@ -98,7 +101,8 @@ def test_mkdocs_indexnow_submits_changed_pages(tmp_path, engine):
 
 def test_mkdocs_indexnow_failure_fails_when_asked(tmp_path, engine):
     engine.default = (403, 0)
-    settings = {"indexnow": {"key": KEY, "endpoint": engine.url, "fail_on_error": True}}
+    settings = {"indexnow": {"key": KEY, "endpoint": engine.url, "fail_on_error": True},
+                "changes_from": "local"}
     repo = mkdocs_project(tmp_path / "p", {"index.md": "# Home\n"},
                           {"plugins": [{"sitemapkit": settings}]})
     mkdocs_build(repo.root)
@@ -116,7 +120,7 @@ def test_mkdocs_bad_indexnow_key_is_a_config_error(tmp_path):
 
 def test_sphinx_validate_and_indexnow(tmp_path, engine):
     extra = (f'sitemapkit_validate = "strict"\nsitemapkit_indexnow = {{"key": "{KEY}", '
-             f'"endpoint": "{engine.url}"}}')
+             f'"endpoint": "{engine.url}"}}\nsitemapkit_changes_from = "local"')
     repo = sphinx_project(tmp_path / "p", {"index.rst": "Home\n====\n\n.. toctree::\n\n   a\n",
                                            "a.rst": "A\n=\n"}, extra=extra)
     done = sphinx_build(repo.root, "html", "-W")

@@ -147,7 +147,7 @@ def test_cli_submits_only_what_changed(engine, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)  # the lastmod record lives under ./.cache, never in OUT
     source, out = tmp_path / "urls.csv", tmp_path / "site"
     args = ["write", str(source), "-o", str(out), "--base-url", BASE, "--indexnow-key", KEY,
-            "--indexnow-endpoint", engine.url + "/indexnow"]
+            "--indexnow-endpoint", engine.url + "/indexnow", "--changes-from", "local"]
     source.write_text(f"loc,lastmod\n{BASE}a,2024-01-01\n{BASE}b,2024-01-01\n")
     assert main(args) == 0
     assert engine.seen == [] and "first run here" in capsys.readouterr().err
@@ -169,7 +169,7 @@ def test_cli_submits_only_what_changed(engine, tmp_path, capsys, monkeypatch):
     engine.default = (200, 0)
     assert main(args) == 0
     assert engine.seen[-1].json()["urlList"] == [BASE + "a", BASE + "b", BASE + "c"]
-    assert main([*args[:-4], "--indexnow-key", "x"]) == 2
+    assert main([*args[:-6], "--indexnow-key", "x"]) == 2
 
 
 def test_writing_makes_no_network_call(impl, tmp_path, monkeypatch):

@@ -9,6 +9,10 @@ import os
 from pathlib import Path
 
 TMP_PREFIX = ".sitemapkit-tmp-"
+# the generator mark of the human view's pages: `site` never takes them for pages, and
+# only pages carrying it are removed as an earlier view's
+HUMAN_VIEW_GENERATOR = "sitemapkit human view"
+HUMAN_VIEW_MARK = f'<meta name="generator" content="{HUMAN_VIEW_GENERATOR}">'
 
 
 def temp_path(out_dir: Path, name: str) -> Path:

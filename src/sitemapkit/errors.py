@@ -39,6 +39,10 @@ class InvalidEntriesError(InputError):
 class FetchError(SitemapkitError):
     """A file named by a URL could not be fetched (refused, too large, timed out)."""
 
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status  # the HTTP status, when the server answered
+
 
 class NotifyConfigError(ConfigError):
     """A notification setting is unusable (bad key, ping template without {sitemap})."""

@@ -169,6 +169,16 @@ OPTIONS: tuple[Option, ...] = (
     _o("changes_file", None, "per-URL lastmod record to compare runs with (default with "
        "IndexNow: in the cache, outside the published directory)", (CLI, SITE), str, NONE,
        section="publish"),
+    _o("changes_from", None, "the earlier set to compare with (what IndexNow submits, the "
+       "change report): a URL, folder or sitemap file; live (the entry point at the base "
+       "URL); local (only the record in the cache). Default: the local record, else live",
+       ALL, str, NONE, metavar="URL|DIR|FILE", section="publish"),
+    _o("changes_report", None, "write what changed against the earlier set into this file: "
+       "Markdown (.md), JSON (.json) or text", ALL, str, NONE, metavar="FILE",
+       section="publish"),
+    _o("human_view", False, "write sitemap.html beside the sitemaps: every URL with its "
+       "lastmod and alternates, for people (plain HTML: browsers are removing XSLT)", ALL,
+       section="output"),
     _o("drop_unsourced", False, "leave out pages with no source file (taxonomies, archives); "
        "by default they are listed without lastmod", (SITE,)),
     _o("report", None, "JSON Lines file naming every URL the generator's own sitemap listed "

@@ -26,7 +26,7 @@ from .options import SITE, for_host
 from .publish.dating import page_dates
 from .publish.gitpass import dates_ahead, row_dates
 from .publish.pipeline import Outcome, publish_pages
-from .publish.settings import page_rules, publish_settings, writer_options
+from .publish.settings import default_record, page_rules, publish_settings, writer_options
 from .rules.urls import normalize_base_url
 from .sources.built import detect, generator_meta, read_site
 from .sources.built.compare import (
@@ -89,7 +89,8 @@ def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str | None = None, 
     settings_values = {**defaults(), **values}
     out = Path(out_dir)
     settings = publish_settings(settings_values, indexnow)
-    writer = writer_options(settings_values)
+    writer = writer_options(settings_values, changes_file=settings_values["changes_file"] or (
+        default_record(out) if settings.indexnow else None))
     rules = page_rules(settings_values)
     # absolute once: every source path derives from it, and git dates then take the
     # paths as they are (a relative one costs an abspath per page, three times over)

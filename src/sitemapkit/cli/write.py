@@ -16,7 +16,12 @@ from .._urlset import USE_EXTENSIONS, build_description
 from ..errors import InvalidEntriesError, SitemapkitError, UsageError
 from ..options import CLI
 from ..publish.pipeline import Outcome, publish, publish_result
-from ..publish.settings import PublishSettings, publish_settings, writer_options
+from ..publish.settings import (
+    PublishSettings,
+    default_record,
+    publish_settings,
+    writer_options,
+)
 from ..rules.model import EntryError
 from ..sources.inputs.lines import LineReader
 from ..sources.inputs.readers import FORMATS, detect_format, open_binary
@@ -60,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         settings = publish_settings(values, indexnow)
         writer = writer_options(values, format="text" if args.text else "xml",
                                 changes_file=args.changes_file or
-                                (_default_record(args.out) if settings.indexnow else None))
+                                (default_record(args.out) if settings.indexnow else None))
     except SitemapkitError as exc:
         return fail(exc)
     if os.path.isdir(args.input):
@@ -186,12 +191,3 @@ def progress_line(entries: int, elapsed: float, done: int | None, total: int | N
     if done is not None and total:
         line += f", {min(done / total, 1):.0%} of {total / 1e6:,.1f} MB"
     return line
-
-
-def _default_record(out: str) -> str:
-    """The lastmod record lives in a cache beside the working directory, never in OUT
-    (which gets published); one per output directory."""
-    import hashlib  # only here: its import starts OpenSSL (~7 ms of every CLI start)
-
-    digest = hashlib.sha1(os.path.abspath(out).encode()).hexdigest()[:12]
-    return os.path.join(".cache", "sitemapkit", f"lastmods-{digest}.json")

@@ -20,6 +20,7 @@ from ..write.options import WriterOptions, resolve
 from ..write.result import WriteResult
 from ..write.storage import LocalStorage
 from ..write.stream import LineSource
+from .baseline import Baseline
 from .readback import Record, read_record
 from .robots import is_host_root
 from .setdiff import compare
@@ -30,7 +31,8 @@ SHOWN = 10  # files and URLs named in each line before the rest are counted
 
 def dry_run(entries: Iterable[object] | LineSource, out_dir: str | Path, base: str,
             writer: WriterOptions, settings: PublishSettings,
-            where: Callable[[int], str | None]) -> tuple[WriteResult, list[str]]:
+            where: Callable[[int], str | None],
+            baseline: Baseline | None = None) -> tuple[WriteResult, list[str]]:
     """(the write's result, shown as if in ``out_dir``; the lines saying what would
     change). Raises what a real run raises, before anything would be written."""
     out = Path(out_dir)
@@ -67,16 +69,26 @@ def dry_run(entries: Iterable[object] | LineSource, out_dir: str | Path, base: s
     if settings.robots_txt and is_host_root(prefix) and \
             (not robots.is_file() or line not in robots.read_text("utf-8", "replace")):
         lines.append(f"would add '{line}' to {robots}")
+    if baseline is not None and baseline.record is not None and \
+            baseline.record.where != str(out):
+        diff = compare(baseline.record, then)
+        lines.append(f"against {baseline.tried}: {diff.summary()}")
     if settings.indexnow is not None:
         record = LastmodRecord(writer.changes_file, prefix) if writer.changes_file else None
         if record is not None:
             record.lastmods = {loc: listed.lastmod or "" for loc, listed in then.urls.items()}
-            changes = record.compare()
+            changes = record.compare(baseline.lastmods() if baseline is not None and
+                                     baseline.record is not None else None)
             changes.record = None  # read only: a dry run keeps the record as it is
             result.changes = changes
-            lines.append("IndexNow would submit nothing: no record to compare with yet"
-                         if changes.baseline else
+            why = baseline.why if baseline is not None and baseline.why else \
+                "no record to compare with yet"
+            lines.append(f"IndexNow would submit nothing: {why}" if changes.baseline else
                          f"IndexNow would submit {count(len(changes.all), 'URL')}")
+    if settings.changes_report:
+        lines.append(f"would write the change report {settings.changes_report}")
+    if settings.human_view:
+        lines.append(f"would write the human view {out / 'sitemap.html'}")
     if settings.pings:
         lines.append(f"would ping {count(len(settings.pings), 'notify URL')}")
     return result, lines

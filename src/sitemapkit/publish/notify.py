@@ -193,7 +193,9 @@ def announce(changes: Changes | None, entry_url: str, indexnow: IndexNowOptions 
     failures: list[str] = []
     if indexnow is not None:
         if changes is None or changes.baseline:
-            notes.append("IndexNow: first run here, so the lastmod record was started and "
+            notes.append(f"IndexNow: nothing submitted: {changes.why}; later runs submit "
+                         "what changed" if changes is not None and changes.why else
+                         "IndexNow: first run here, so the lastmod record was started and "
                          "nothing was submitted; later runs submit what changed")
         elif not changes.all:
             notes.append("IndexNow: no URL changed since the previous run; nothing submitted")

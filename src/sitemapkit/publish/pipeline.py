@@ -16,16 +16,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .._display import count, shown_path
+from .._files import atomic_write
 from .._urlset import USE_EXTENSIONS
 from ..errors import OutputError, PublishError, SitemapkitError
 from ..rules.model import EntryError, UrlEntry
 from ..sources.pages import PageRow, as_lastmod
 from ..write import WriteResult, write_sitemaps
-from ..write.options import WriterOptions
+from ..write.changes import Changes, LastmodRecord
+from ..write.options import WriterOptions, resolve
 from ..write.stream import LineSource
+from .baseline import Baseline, read_baseline, wanted
 from .dating import Dated, page_dates
+from .humanview import write_human_view
 from .notify import announce, write_key_file
+from .readback import Record, read_record
 from .robots import is_host_root, robots_sitemap_line
+from .setdiff import compare, render, report_format
 from .settings import PublishSettings
 
 if TYPE_CHECKING:
@@ -69,13 +75,16 @@ def publish(entries: Iterable[object] | LineSource, out_dir: str | Path, base: s
             writer: WriterOptions, settings: PublishSettings,
             where: Callable[[int], str | None],
             live: Callable[[], list[str]] | None = None) -> Outcome:
-    """Write the sitemaps, then robots.txt, validation and notifications; with
-    ``settings.dry_run``, none of it: say what would be written, removed and sent."""
+    """Write the sitemaps, then robots.txt, validation, the change report, the human
+    view and notifications; with ``settings.dry_run``, none of it: say what would be
+    written, removed and sent. The earlier set is read first (a folder named for it
+    may be the output itself)."""
+    baseline = _baseline(writer, base, settings)
     try:
         if settings.dry_run:
             from .dryrun import dry_run
 
-            result, said = dry_run(entries, out_dir, base, writer, settings, where)
+            result, said = dry_run(entries, out_dir, base, writer, settings, where, baseline)
         else:
             result = write_sitemaps(entries, out_dir, base, options=writer, where=where)
     except EntryError as exc:
@@ -89,7 +98,16 @@ def publish(entries: Iterable[object] | LineSource, out_dir: str | Path, base: s
         outcome = _outcome(result)
         outcome.infos += said
         return outcome
-    return publish_result(result, out_dir, base, settings, live)
+    return publish_result(result, out_dir, base, settings, live, baseline)
+
+
+def _baseline(writer: WriterOptions, base: str, settings: PublishSettings) -> Baseline | None:
+    """The earlier set this run is compared with (``publish.baseline``), if any is wanted."""
+    if not wanted(settings):
+        return None
+    opts, prefix = resolve(writer, {}, base)
+    local = LastmodRecord(writer.changes_file, prefix) if writer.changes_file else None
+    return read_baseline(settings, prefix + str(opts.filename), local)
 
 
 def _outcome(result: WriteResult) -> Outcome:
@@ -105,20 +123,24 @@ def _outcome(result: WriteResult) -> Outcome:
 
 def publish_result(result: WriteResult, out_dir: str | Path, base: str,
                    settings: PublishSettings,
-                   live: Callable[[], list[str]] | None = None) -> Outcome:
+                   live: Callable[[], list[str]] | None = None,
+                   baseline: Baseline | None = None) -> Outcome:
     """After a set is live (from ``write_sitemaps`` or a partition commit): robots.txt,
-    validation and notifications."""
+    validation, the change report, the human view and notifications. A partition commit
+    reads the earlier set only now, after the new one is live."""
     outcome = _outcome(result)
+    if baseline is None and wanted(settings):
+        baseline = read_baseline(settings, result.url(result.entry_point), None)
     try:
         outcome.infos += live() if live is not None else []
-        _after_write(result, Path(out_dir), base, settings, outcome)
+        _after_write(result, Path(out_dir), base, settings, outcome, baseline)
     except (SitemapkitError, OSError) as exc:
         raise PublishError(f"the sitemaps are written, but {exc}") from exc
     return outcome
 
 
 def _after_write(result: WriteResult, out: Path, base: str, settings: PublishSettings,
-                 outcome: Outcome) -> None:
+                 outcome: Outcome, baseline: Baseline | None) -> None:
     entry_url = result.url(result.entry_point)
     if settings.robots_txt:
         if is_host_root(base):
@@ -131,10 +153,43 @@ def _after_write(result: WriteResult, out: Path, base: str, settings: PublishSet
         write_key_file(out, settings.indexnow.key)
     if settings.validate:
         _validate(out, base, settings, outcome)
+    if baseline is not None or settings.human_view:
+        _compared(result, out, settings, outcome, baseline)
     notes, failures = announce(result.changes, entry_url, settings.indexnow, settings.pings)
     outcome.infos += notes
     outcome.notify_failures += failures
     (outcome.errors if settings.fail_on_notify_error else outcome.warnings).extend(failures)
+
+
+def _compared(result: WriteResult, out: Path, settings: PublishSettings, outcome: Outcome,
+              baseline: Baseline | None) -> None:
+    """What moved against the earlier set: IndexNow's changes, the change report and
+    the human view. An earlier set that could not be read is a note, or an error when
+    notification failures fail the run (a first deploy, with nothing published yet, is
+    neither)."""
+    record = baseline.record if baseline is not None else None
+    if baseline is not None:
+        changes = result.changes
+        if changes is not None and changes.record is not None:
+            result.changes = changes.record.compare(baseline.lastmods()) \
+                if record is not None else Changes(baseline=True, why=baseline.why)
+        if record is None and settings.indexnow is not None and \
+                settings.fail_on_notify_error and not baseline.first:
+            outcome.errors.append(f"IndexNow: {baseline.why}")
+        if record is not None:
+            outcome.infos += [f"changes: {note}" for note in [baseline.note(), *record.notes]]
+    if not (settings.changes_report or settings.human_view):
+        return
+    written = read_record(out / result.entry_point)
+    diff = compare(record or Record(f"(nothing: {baseline.why if baseline else ''})"),
+                   written)
+    if settings.changes_report:
+        report = Path(settings.changes_report)
+        atomic_write(report, render(diff, report_format(report)))
+        outcome.infos.append(f"change report: {diff.summary()} -> {shown_path(report)}")
+    if settings.human_view:
+        outcome.infos += write_human_view(out, result.url(""), written,
+                                          diff if record is not None else None)
 
 
 def summary_line(result: WriteResult, dated: int, started: float) -> str:

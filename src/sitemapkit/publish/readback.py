@@ -8,21 +8,25 @@ from __future__ import annotations
 
 import gzip
 import io
+import itertools
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 from xml.etree import ElementTree
 
-from ..errors import InputError
+from ..errors import FetchError, InputError
 from ..protocol import MAX_BYTES, SITEMAP_NS, TEXT_SUFFIXES, XHTML_NS
 
 # where sitemaps.org and the generators put the entry point, in the order tried
 ENTRY_POINTS = ("sitemap.xml", "sitemap_index.xml", "sitemap-index.xml", "sitemap.xml.gz",
                 "sitemap.txt")
+if TYPE_CHECKING:
+    from ..validate.remote import Fetched
+
 _URL, _LOC, _LASTMOD = f"{{{SITEMAP_NS}}}url", f"{{{SITEMAP_NS}}}loc", f"{{{SITEMAP_NS}}}lastmod"
 _SITEMAP, _LINK = f"{{{SITEMAP_NS}}}sitemap", f"{{{XHTML_NS}}}link"
 
@@ -43,6 +47,14 @@ class Record:
     urls: dict[str, Listed] = field(default_factory=dict)
     files: int = 0
     notes: list[str] = field(default_factory=list)
+    alternates_known: bool = True  # False: a lastmod record, which keeps no alternates
+    parts: list[tuple[str, int]] = field(default_factory=list)  # (file name, URLs), in order
+
+    def by_file(self) -> Iterator[tuple[str, dict[str, Listed]]]:
+        """The URLs of each file read, in order (a URL listed twice: where first seen)."""
+        items = iter(self.urls.items())
+        for name, n in self.parts:
+            yield name, dict(itertools.islice(items, n))
 
 
 def read_record(given: str | os.PathLike[str]) -> Record:
@@ -52,8 +64,8 @@ def read_record(given: str | os.PathLike[str]) -> Record:
         from ..validate.remote import fetch  # on use: urllib is not needed otherwise
 
         with tempfile.TemporaryDirectory(prefix="sitemapkit-record-") as tmp:
-            got = fetch(text, Path(tmp))
-            record = Record(text)
+            got = _fetch_entry(text, Path(tmp), fetch)
+            record = Record(got.url)
             record.notes += got.notes
             _read_set(got.path, Path(tmp), record)
             return record
@@ -70,6 +82,22 @@ def read_record(given: str | os.PathLike[str]) -> Record:
     record = Record(text)
     _read_set(entry, path_root, record)
     return record
+
+
+def _fetch_entry(url: str, into: Path, fetch: Callable[[str, Path], Fetched]) -> Fetched:
+    """A sitemap URL, or a folder URL (ending in '/'): its entry point, by the names
+    generators use, the first one there."""
+    if not url.split("?", 1)[0].endswith("/"):
+        return fetch(url, into)
+    missing: list[str] = []
+    for name in ENTRY_POINTS:
+        try:
+            return fetch(url + name, into)
+        except FetchError as exc:
+            if exc.status != 404:
+                raise
+            missing.append(name)
+    raise FetchError(f"{url} serves none of {', '.join(missing)} (HTTP 404 each)", 404)
 
 
 def _read_set(entry: Path, root: Path, record: Record) -> None:
@@ -120,6 +148,7 @@ def _read_xml(path: Path, record: Record, children: list[str]) -> None:
     parser: ElementTree.XMLPullParser[ElementTree.Element] = \
         ElementTree.XMLPullParser(events=("end",))
     record.files += 1
+    before = len(record.urls)
     try:
         with _open(path) as fh:
             for block in _capped(fh, path):
@@ -129,6 +158,8 @@ def _read_xml(path: Path, record: Record, children: list[str]) -> None:
         _take(parser, record, children)
     except (ElementTree.ParseError, OSError, EOFError) as exc:
         raise InputError(f"cannot read {path}: {exc}") from None
+    if len(record.urls) > before or not children:
+        record.parts.append((path.name, len(record.urls) - before))
 
 
 def _take(parser: ElementTree.XMLPullParser[ElementTree.Element], record: Record,
@@ -157,6 +188,8 @@ def _read_text(path: Path, record: Record) -> None:
             data = b"".join(_capped(fh, path))
     except (OSError, EOFError) as exc:
         raise InputError(f"cannot read {path}: {exc}") from None
+    before = len(record.urls)
     for line in data.decode("utf-8", "replace").splitlines():
         if line.strip():
             record.urls[line.strip()] = Listed()
+    record.parts.append((path.name, len(record.urls) - before))

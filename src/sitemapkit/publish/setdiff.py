@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from .._display import count
 from .readback import Record
@@ -47,10 +48,16 @@ def compare(old: Record, new: Record) -> SetDiff:
             continue
         if before.lastmod != listed.lastmod:
             found.redated.append((loc, before.lastmod, listed.lastmod))
-        if before.alternates != listed.alternates:
+        if old.alternates_known and before.alternates != listed.alternates:
             found.alternates.append(loc)
     found.removed = [loc for loc in old.urls if loc not in new.urls]
     return found
+
+
+def report_format(path: Path) -> str:
+    """A report file's format from its name: .md Markdown, .json JSON, else text."""
+    return {".md": "markdown", ".markdown": "markdown", ".json": "json"}.get(
+        path.suffix.lower(), "text")
 
 
 def render(diff: SetDiff, form: str) -> str:

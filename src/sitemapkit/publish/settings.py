@@ -3,12 +3,13 @@ the pipeline takes. Every host calls these; none builds them by hand."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError, NotifyConfigError
-from ..options import INDEXNOW_OPTIONS
+from ..options import DEFAULT_CACHE, INDEXNOW_OPTIONS
 from ..protocol import DEFAULT_MAX_BYTES
 from ..rules.model import EntryError
 from ..sources.pages import PageRules
@@ -37,6 +38,19 @@ class PublishSettings:
     # then what git says, so validation does not take it for a build date (rule 17)
     git_dated: bool = False
     dry_run: bool = False  # write, replace, remove and submit nothing; say what would be
+    changes_from: str | None = None  # the earlier set: URL, folder, file, "live", "local"
+    changes_report: str | None = None  # write what changed against it into this file
+    human_view: bool = False  # sitemap.html beside the sitemaps, for people
+
+
+def default_record(out: str | os.PathLike[str]) -> str:
+    """Where ``write`` and ``site`` keep the lastmod record between runs: a cache beside
+    the working directory, never in the output (which gets published); one per output
+    directory. A fresh CI checkout has none: the live site is the record then."""
+    import hashlib  # only here: its import starts OpenSSL (~7 ms of every CLI start)
+
+    digest = hashlib.sha1(os.path.abspath(out).encode()).hexdigest()[:12]
+    return os.path.join(DEFAULT_CACHE, f"lastmods-{digest}.json")
 
 
 def writer_options(values: Mapping[str, Any], **more: Any) -> WriterOptions:
@@ -91,4 +105,7 @@ def publish_settings(values: Mapping[str, Any],
                            key_file, tuple(values.get("notify") or ()),
                            fail or bool((indexnow_values or {}).get("fail_on_error")),
                            values.get("max_bytes") or DEFAULT_MAX_BYTES,
-                           dry_run=bool(values.get("dry_run")))
+                           dry_run=bool(values.get("dry_run")),
+                           changes_from=values.get("changes_from") or None,
+                           changes_report=values.get("changes_report") or None,
+                           human_view=bool(values.get("human_view")))

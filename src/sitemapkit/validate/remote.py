@@ -36,6 +36,7 @@ class Fetched:
     path: Path
     base: str
     folder: Path
+    url: str  # the entry point's
     children: int = 0
     notes: list[str] = field(default_factory=list)
 
@@ -49,7 +50,7 @@ def fetch(url: str, into: Path, timeout: float = FETCH_TIMEOUT) -> Fetched:
     folder_url = url.split("?", 1)[0].split("#", 1)[0].rsplit("/", 1)[0] + "/"
     name = unquote(parts.path.rsplit("/", 1)[-1]) or "sitemap.xml"
     entry = _store(into, name, _get(url, timeout))
-    found = Fetched(entry, folder_url, into)
+    found = Fetched(entry, folder_url, into, url)
     children = _index_locs(entry)
     elsewhere = [loc for loc in children if not loc.startswith(folder_url)]
     for loc in children[:MAX_URLS]:
@@ -87,7 +88,8 @@ def _get(url: str, timeout: float) -> bytes:
             return body
         except urllib.error.HTTPError as exc:
             if exc.code < 500 or attempt + 1 == ATTEMPTS:
-                raise FetchError(f"cannot fetch {url}: HTTP {exc.code} {exc.reason}") from None
+                raise FetchError(f"cannot fetch {url}: HTTP {exc.code} {exc.reason}",
+                                 exc.code) from None
         except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
             if attempt + 1 == ATTEMPTS:
                 reason = getattr(exc, "reason", exc)

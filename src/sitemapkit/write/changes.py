@@ -25,6 +25,7 @@ class Changes:
     changed: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     baseline: bool = False  # no previous record: this run only starts one
+    why: str = ""  # with baseline: what was tried, when something was
     record: LastmodRecord | None = field(default=None, repr=False)  # the one saved
     previous: dict[str, str] = field(default_factory=dict, repr=False)
 
@@ -57,10 +58,16 @@ class LastmodRecord:
         """One shard's (loc, lastmod or "") pairs."""
         self.lastmods.update(pairs)
 
-    def compare(self) -> Changes:
-        previous = self._read()
+    def previous(self) -> dict[str, str] | None:
+        """The record the last run left for this site, if any."""
+        return self._read()
+
+    def compare(self, previous: dict[str, str] | None = None) -> Changes:
+        """Against ``previous`` (loc -> lastmod or ""; a published set read back) when
+        given, else against the record the last run left."""
+        previous = self._read() if previous is None else previous
         if previous is None:
-            return Changes(baseline=True)
+            return Changes(baseline=True, record=self)
         changed = [loc for loc, lm in self.lastmods.items() if previous.get(loc) != lm]
         removed = [loc for loc in previous if loc not in self.lastmods]
         return Changes(changed, removed, record=self, previous=previous)

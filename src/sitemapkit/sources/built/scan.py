@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote, urljoin, urlsplit
 
+from ..._files import HUMAN_VIEW_GENERATOR
 from ..._urlset import USE_EXTENSIONS, PageHead, read_pages
 from ...errors import InputError, UsageError
 from ...heads.meta import ELSEWHERE, NOINDEX, REDIRECT, HtmlSignals, url_identity
@@ -102,6 +103,8 @@ def _classified(base: str, heads: list[PageHead], result: Scan) -> Scan:
             result.left.append(LeftOut(rel, page_url, FRAGMENT))
             continue
         found = HtmlSignals(noindex, canonical, redirect, alternates, generator)
+        if found.generator == HUMAN_VIEW_GENERATOR:
+            continue  # sitemapkit's own human view of the sitemap: no page of the site
         if found.generator:
             name = found.generator.split()[0].lower() if found.generator.split() else ""
             generators[name] = generators.get(name, 0) + 1
