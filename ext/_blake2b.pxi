@@ -191,6 +191,28 @@ cdef uint64_t _loc_key(const char* data, Py_ssize_t n) noexcept nogil:
     return _key_of_word(h[0])
 
 
+cdef void _loc_hash(const char* data, Py_ssize_t n, uint64_t* a, uint64_t* b) noexcept nogil:
+    """The duplicate check's key of ``data``: BLAKE2b with a 16-byte digest (unkeyed,
+    RFC 7693), its two words little-endian: ``a`` finds the slot, ``b`` tells two
+    locs with the same ``a`` apart (as ``_locset_py.loc_hash``)."""
+    cdef uint64_t h[8]
+    cdef unsigned char block[128]
+    cdef const unsigned char* p = <const unsigned char*>data
+    cdef Py_ssize_t done = 0
+    cdef int i
+    for i in range(8):
+        h[i] = sk_b2b_iv[i]
+    h[0] ^= 0x01010010ULL  # the parameter block: digest length 16, fanout and depth 1
+    while n - done > 128:
+        _b2b_compress(h, p + done, <uint64_t>(done + 128), False)
+        done += 128
+    memset(block, 0, 128)
+    memcpy(block, p + done, <size_t>(n - done))
+    _b2b_compress(h, block, <uint64_t>n, True)
+    a[0] = h[0]
+    b[0] = h[1]
+
+
 cdef inline uint64_t _key_of_word(uint64_t first) noexcept nogil:
     """The key from the digest's first word: its 8 bytes are the word little-endian;
     read them big-endian and drop the last bit."""
@@ -264,6 +286,13 @@ cdef int _sort_keys(int64_t* keys, Py_ssize_t n) except -1:
         dst = swap
     free(tmp)
     return 0
+
+
+def loc_hash(bytes data not None):
+    """(slot word, check word) of a loc's bytes (as ``_locset_py.loc_hash``)."""
+    cdef uint64_t a, b
+    _loc_hash(PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data), &a, &b)
+    return _narrow(a), b
 
 
 def loc_key(bytes data not None):

@@ -125,11 +125,15 @@ cdef extern from *:
         return sk_buf_put(path, "", 1);
     }
 
-    /* Walk the folders under `top` (relative to root; hidden ones skipped, links
-       followed as DirEntry.is_dir() follows them) and call `page` for each .html/.htm
-       file with its open folder, its name and its path relative to root, so it is
-       opened relative to its folder (no path walk per page). 0; an errno with the
-       folder that failed in `failed`; or what `page` returned (nonzero stops). */
+    /* Walk the folders under `top` (relative to root; hidden ones skipped) and call
+       `page` for each .html/.htm file with its open folder, its name and its path
+       relative to root, so it is opened relative to its folder (no path walk per
+       page). A symbolic link is never followed (it may lead out of the tree, or round
+       in a loop): one to a folder, to a page, dangling or looping is passed to `page`
+       with the folder SK_LINK, as _heads_py.list_folder names it; one to another file
+       is no page. 0; an errno with the folder that failed in `failed`; or what `page`
+       returned (nonzero stops). */
+    #define SK_LINK (-2)
     typedef int (*sk_page_fn)(void* ctx, int dfd, const char* name, const char* rel,
                               size_t rel_len);
 
@@ -163,25 +167,40 @@ cdef extern from *:
                 if (entry->d_name[0] == '.' && (entry->d_name[1] == 0 ||
                         (entry->d_name[1] == '.' && entry->d_name[2] == 0)))
                     continue;
-                nlen = strlen(entry->d_name);
-                is_dir = entry->d_type == DT_DIR;
-                if (entry->d_type == DT_LNK || entry->d_type == DT_UNKNOWN) {
-                    struct stat st;
-                    is_dir = fstatat(dirfd(dir), entry->d_name, &st, 0) == 0 && S_ISDIR(st.st_mode);
-                }
-                if (!is_dir && !((nlen >= 5 && memcmp(entry->d_name + nlen - 5, ".html", 5) == 0) ||
-                                 (nlen >= 4 && memcmp(entry->d_name + nlen - 4, ".htm", 4) == 0)))
-                    continue;
-                if (is_dir && entry->d_name[0] == '.') continue;
                 {
-                    sk_buf* to = is_dir ? &stack : &file;
-                    if (!is_dir) file.len = 0;
-                    if ((dir_len && (sk_buf_put(to, rel.data, dir_len) < 0 ||
-                                     sk_buf_put(to, "/", 1) < 0)) ||
-                            sk_buf_put(to, entry->d_name, nlen + 1) < 0) { err = ENOMEM; break; }
-                    if (!is_dir) {
-                        err = page(ctx, dirfd(dir), entry->d_name, file.data, file.len - 1);
-                        if (err) break;
+                    int is_link = entry->d_type == DT_LNK, html;
+                    nlen = strlen(entry->d_name);
+                    html = (nlen >= 5 && memcmp(entry->d_name + nlen - 5, ".html", 5) == 0) ||
+                           (nlen >= 4 && memcmp(entry->d_name + nlen - 4, ".htm", 4) == 0);
+                    is_dir = entry->d_type == DT_DIR;
+                    if (entry->d_type == DT_UNKNOWN) {
+                        struct stat lst;
+                        if (fstatat(dirfd(dir), entry->d_name, &lst, AT_SYMLINK_NOFOLLOW) == 0) {
+                            is_link = S_ISLNK(lst.st_mode);
+                            is_dir = S_ISDIR(lst.st_mode);
+                        }
+                    }
+                    if (is_link) {
+                        struct stat st;
+                        int regular = fstatat(dirfd(dir), entry->d_name, &st, 0) == 0 &&
+                                      S_ISREG(st.st_mode);
+                        if ((!html && regular) || entry->d_name[0] == '.') continue;
+                        is_dir = 0;
+                    } else if (!is_dir && !html) {
+                        continue;
+                    }
+                    if (is_dir && entry->d_name[0] == '.') continue;
+                    {
+                        sk_buf* to = is_dir ? &stack : &file;
+                        if (!is_dir) file.len = 0;
+                        if ((dir_len && (sk_buf_put(to, rel.data, dir_len) < 0 ||
+                                         sk_buf_put(to, "/", 1) < 0)) ||
+                                sk_buf_put(to, entry->d_name, nlen + 1) < 0) { err = ENOMEM; break; }
+                        if (!is_dir) {
+                            err = page(ctx, is_link ? SK_LINK : dirfd(dir), entry->d_name,
+                                       file.data, file.len - 1);
+                            if (err) break;
+                        }
                     }
                 }
             }
@@ -212,6 +231,7 @@ cdef extern from *:
     int sk_walk(const char* root, const char* top, sk_page_fn page, void* ctx,
                 sk_buf* failed) nogil
     int AT_FDCWD
+    int SK_LINK
     int sk_join(sk_buf* path, const char* root, const char* rel, int slash_always) nogil
     int SK_HEADS_NATIVE
     int ENOMEM
@@ -721,6 +741,7 @@ cdef enum:
     REC_FRAGMENT = 0
     REC_FACTS = 1
     REC_SLOW = 2
+    REC_LINK = 3
     BATCH_PAGES = 4096  # pages read with the GIL released before their objects are made
     BATCH_BYTES = 1 << 26  # or fewer, once the records hold this much
 
@@ -783,6 +804,8 @@ cdef tuple _from_record(const char* p, size_t* at, str root):
     at[0] += 1
     if kind == REC_FRAGMENT:
         return (rel, *_NO_DOCUMENT)
+    if kind == REC_LINK:
+        return (rel, *_heads_py.LINK)
     if kind == REC_SLOW:
         return (rel, *_heads_py.head_signals(_heads_py.read_head(root + "/" + rel)))
     flags = <unsigned char>p[at[0]]
@@ -811,7 +834,15 @@ cdef int _read_one(void* ctx, int dfd, const char* name, const char* rel,
     """``sk_walk``'s callback: read one page (``name`` in the open folder ``dfd``) and
     add its record; 0, or an errno (the page's path is then in ``failed``)."""
     cdef Reading* r = <Reading*>ctx
-    cdef int err = sk_read_head_at(dfd, name, &r.head)
+    cdef unsigned char link = REC_LINK
+    cdef int err
+    if dfd == SK_LINK:  # named, never followed
+        if _put_len(&r.records, rel_len) < 0 or sk_buf_put(&r.records, rel, rel_len) < 0 or \
+                sk_buf_put(&r.records, &link, 1) < 0:
+            return ENOMEM
+        r.pages += 1
+        return 0
+    err = sk_read_head_at(dfd, name, &r.head)
     if err:
         r.failed.len = 0
         r.page_failed = True

@@ -2,9 +2,6 @@
 
 # --- the validator's fast scan (twin of _scan_py.UrlScan) ------------------------
 
-cdef extern from "Python.h":
-    Py_hash_t _Py_HashBytes(const void* src, Py_ssize_t len)
-
 cdef enum:
     SCAN_MORE_ = 0
     SCAN_HANDOVER_ = 1
@@ -394,7 +391,7 @@ cdef class UrlScan:
         cdef char loc[LOC_BUFFER]
         cdef char canon[32]
         cdef int64_t key = 0, first
-        cdef uint64_t h
+        cdef uint64_t h, hb
         cdef Py_ssize_t at[4 * MAX_LINKS_]
         cdef Py_ssize_t spare[4]
         cdef const char* nlp
@@ -487,8 +484,8 @@ cdef class UrlScan:
                 self.column += i - pos
             if pairs is not None:
                 self._clusters.append((PyUnicode_DecodeASCII(loc, n, NULL), pairs, url_line))
-            h = <uint64_t>_Py_HashBytes(loc, n)
-            first = self.seen.add_tagged(1 if h == 0 else h, self.file_no)
+            _loc_hash(loc, n, &h, &hb)
+            first = self.seen.add_checked(_narrow(h), hb, self.file_no)
             pos = i
             if first >= 0:
                 self.dup_key = PyUnicode_DecodeASCII(loc, n, NULL)

@@ -5,11 +5,17 @@ def sort_keys(bytes data not None):
     """As ``_shards_py.sort_keys``."""
     if len(data) % 8:
         raise ValueError("sort_keys: keys are array('q') bytes (8 bytes a key)")
-    cdef Py_ssize_t n = len(data) // 8
+    cdef Py_ssize_t n = len(data) // 8, i, kept = 1
     cdef bytes out = PyBytes_FromStringAndSize(PyBytes_AS_STRING(data), n * 8)
-    if n > 1:
-        _sort_keys(<int64_t*>PyBytes_AS_STRING(out), n)
-    return out
+    cdef int64_t* keys = <int64_t*>PyBytes_AS_STRING(out)
+    if n < 2:
+        return out
+    _sort_keys(keys, n)
+    for i in range(1, n):  # each key once
+        if keys[i] != keys[kept - 1]:
+            keys[kept] = keys[i]
+            kept += 1
+    return out if kept == n else PyBytes_FromStringAndSize(PyBytes_AS_STRING(out), kept * 8)
 
 
 cdef inline bint _in_keys(const int64_t* table, Py_ssize_t n, int64_t key) noexcept:

@@ -34,6 +34,7 @@ from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memchr, memcmp, memcpy, memset
 
 from sitemapkit import protocol
+from sitemapkit._urlset import _locset_py
 from sitemapkit.rules.model import UrlEntry
 
 cdef extern from "Python.h":
@@ -728,6 +729,17 @@ cdef extern from *:
     void sk_table_free(void* p, size_t n, int mapped) nogil
 
 
+KEY_MASK = _locset_py.KEY_MASK  # all ones, or narrowed by SITEMAPKIT_TEST_KEY_BITS
+cdef uint64_t _KEY_MASK = <uint64_t>KEY_MASK
+
+
+cdef inline uint64_t _narrow(uint64_t a) noexcept nogil:
+    """The slot word as the duplicate check uses it: narrowed only by the test switch,
+    and never 0 (an empty slot)."""
+    a &= _KEY_MASK
+    return 1 if a == 0 else a
+
+
 cdef inline Py_ssize_t _home(uint64_t h, Py_ssize_t cap) noexcept:
     """A hash's first slot: its low 32 bits scaled to the segment (a multiply, not a
     division; the top byte already chose the segment)."""
@@ -736,26 +748,32 @@ cdef inline Py_ssize_t _home(uint64_t h, Py_ssize_t cap) noexcept:
 
 
 cdef class LocSet:
-    """Seen-URL set: open addressing over 64-bit str hashes, 8 bytes a slot.
+    """Seen-URL set: open addressing over 128-bit keys of each loc's bytes (``_loc_hash``,
+    BLAKE2b: the same in every process and run), a 64-bit word to find the slot and a
+    64-bit word to check, 16 bytes a slot. Two locs whose first words are equal are
+    told apart by the second (those few are kept in ``overflow``), so a URL is dropped
+    as a repeat only when both words match: at 10**10 URLs the chance that any two
+    distinct URLs do is about 1.5e-19.
 
-    256 segments each grow by 1.25x at 85% load, so the set holds 9.4 to 11.8
-    bytes per URL, and a rehash only ever copies one segment (1/256 of it).
-    ``tagged=True`` keeps a 16-bit tag beside each hash (the validator's file number
-    where a URL was first seen; 65,535 stands for that file or any later one): 11.8
-    to 14.7 bytes per URL instead of a dict's ~130. ``values=True`` keeps a 63-bit
-    value instead (the hreflang check's cluster per URL): 18.8 to 23.5 bytes a URL.
-    Both take large tables from mmap (see sk_table_alloc).
+    256 segments each grow by 1.25x at 85% load, so the set holds 18.8 to 23.5 bytes
+    per URL, and a rehash only ever copies one segment (1/256 of it).
+    ``tagged=True`` keeps a 16-bit tag beside each key (the validator's file number
+    where a URL was first seen; 65,535 stands for that file or any later one): 21.2 to
+    26.5 bytes per URL. ``values=True`` keeps a 63-bit value per 64-bit str hash instead
+    (the hreflang check's cluster per URL, no check word): 18.8 to 23.5 bytes a URL.
+    Tagged and values sets take large tables from mmap (see sk_table_alloc).
     """
 
     cdef uint64_t* tables[SEGMENTS]
     cdef uint16_t* tags[SEGMENTS]
-    cdef uint64_t* vals[SEGMENTS]
+    cdef uint64_t* vals[SEGMENTS]  # values: the value; else the check word
     cdef Py_ssize_t caps[SEGMENTS]
     cdef Py_ssize_t counts[SEGMENTS]
     cdef Py_ssize_t n
     cdef readonly bint tagged
     cdef readonly bint values
     cdef bint mapped
+    cdef dict overflow  # (first word, check word) -> tag: a first word another loc holds
 
     def __cinit__(self, bint tagged=False, bint values=False):
         cdef int i
@@ -764,6 +782,7 @@ cdef class LocSet:
         self.n = 0
         self.tagged, self.values = tagged, values
         self.mapped = tagged or values
+        self.overflow = {}
         for i in range(SEGMENTS):
             self.tables[i] = NULL
             self.tags[i] = NULL
@@ -779,10 +798,9 @@ cdef class LocSet:
                 self.tags[i] = <uint16_t*>sk_table_alloc(SEGMENT_START * sizeof(uint16_t), self.mapped)
                 if self.tags[i] == NULL:
                     raise MemoryError()
-            if values:
-                self.vals[i] = <uint64_t*>sk_table_alloc(SEGMENT_START * sizeof(uint64_t), self.mapped)
-                if self.vals[i] == NULL:
-                    raise MemoryError()
+            self.vals[i] = <uint64_t*>sk_table_alloc(SEGMENT_START * sizeof(uint64_t), self.mapped)
+            if self.vals[i] == NULL:
+                raise MemoryError()
 
     def __dealloc__(self):
         cdef int i
@@ -804,9 +822,8 @@ cdef class LocSet:
             raise MemoryError()
         if self.tagged:
             new_tags = <uint16_t*>sk_table_alloc(new_cap * sizeof(uint16_t), self.mapped)
-        if self.values:
-            new_vals = <uint64_t*>sk_table_alloc(new_cap * sizeof(uint64_t), self.mapped)
-        if (self.tagged and new_tags == NULL) or (self.values and new_vals == NULL):
+        new_vals = <uint64_t*>sk_table_alloc(new_cap * sizeof(uint64_t), self.mapped)
+        if (self.tagged and new_tags == NULL) or new_vals == NULL:
             sk_table_free(new, new_cap * sizeof(uint64_t), self.mapped)
             sk_table_free(new_tags, new_cap * sizeof(uint16_t), self.mapped)
             sk_table_free(new_vals, new_cap * sizeof(uint64_t), self.mapped)
@@ -836,7 +853,9 @@ cdef class LocSet:
     cdef inline void _prefetch(self, uint64_t h) noexcept:
         """Start loading ``h``'s home slot; the caller writes the entry meanwhile."""
         cdef int seg = <int>(h >> 56)
-        sk_prefetch(self.tables[seg] + _home(h, self.caps[seg]))
+        cdef Py_ssize_t j = _home(h, self.caps[seg])
+        sk_prefetch(self.tables[seg] + j)
+        sk_prefetch(self.vals[seg] + j)  # the check word, read when the slot word matches
 
     cdef Py_ssize_t _slot(self, uint64_t h, int seg) noexcept:
         """Where ``h`` is, or the empty slot where it would go."""
@@ -858,37 +877,58 @@ cdef class LocSet:
             self._grow(seg)
         return 0
 
-    cdef int64_t add_tagged(self, uint64_t h, uint32_t tag) except -2:
-        """-1 if new (stored with ``tag``, at most MAX_TAG), else the tag it was first
-        stored with."""
-        cdef int seg = <int>(h >> 56)
-        cdef Py_ssize_t j = self._slot(h, seg)
-        if self.tables[seg][j] == h:
-            return self.tags[seg][j] if self.tagged else 0
+    cdef int64_t add_checked(self, uint64_t a, uint64_t b, uint32_t tag) except -2:
+        """-1 if the loc keyed (``a``, ``b``) is new (stored with ``tag``, at most
+        MAX_TAG), else the tag it was first stored with (0 untagged)."""
+        cdef int seg = <int>(a >> 56)
+        cdef Py_ssize_t j = self._slot(a, seg)
+        cdef uint16_t t = <uint16_t>(tag if tag < MAX_TAG else MAX_TAG)
+        if self.tables[seg][j] == a:
+            if self.vals[seg][j] == b:
+                return self.tags[seg][j] if self.tagged else 0
+            key = (a, b)  # another loc with this first word: told apart by the check
+            found = self.overflow.get(key)
+            if found is not None:
+                return found if self.tagged else 0
+            self.overflow[key] = t
+            self.n += 1
+            return -1
         if self.tagged:
-            self.tags[seg][j] = <uint16_t>(tag if tag < MAX_TAG else MAX_TAG)
-        self._store(h, seg, j)
+            self.tags[seg][j] = t
+        self.vals[seg][j] = b
+        self._store(a, seg, j)
         return -1
 
-    cdef inline int add_hash(self, uint64_t h) except -1:
-        """1 if new, 0 if seen."""
-        return 1 if self.add_tagged(h, 0) == -1 else 0
+    cdef bint has(self, uint64_t a, uint64_t b) except -1:
+        cdef int seg = <int>(a >> 56)
+        cdef Py_ssize_t j = self._slot(a, seg)
+        if self.tables[seg][j] != a:
+            return False
+        return self.vals[seg][j] == b or (a, b) in self.overflow
+
+    cdef inline void _keys(self, object loc, uint64_t* a, uint64_t* b) except *:
+        """A str key's two words (its UTF-8 bytes, as ``_locset_py.loc_hash``)."""
+        cdef bytes data = (<str?>loc).encode("utf-8", "surrogatepass")
+        _loc_hash(PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data), a, b)
+        a[0] = _narrow(a[0])
 
     cdef inline uint64_t _hash(self, object loc) except? 0:
+        """A values set's key: the str's 64-bit hash."""
         cdef Py_hash_t h = PyObject_Hash(loc)
         return <uint64_t>(1 if h == 0 else h)
 
-    cdef inline int add_obj(self, object loc) except -1:
-        return self.add_hash(self._hash(loc))
-
     def add(self, str loc):
         """True if ``loc`` is new."""
-        return self.add_obj(loc) == 1
+        return self.first(loc, 0) == -1
 
     def first(self, str key, uint32_t tag):
         """-1 if ``key`` is new (remembered with ``tag``); else the tag it was first
         seen with (a tagged set; an untagged one answers 0)."""
-        return self.add_tagged(self._hash(key), tag)
+        cdef uint64_t a, b
+        if self.values:
+            raise TypeError("a values set takes get() and put()")
+        self._keys(key, &a, &b)
+        return self.add_checked(a, b, tag)
 
     cdef inline uint64_t _key(self, object key) except? 0:
         """A str's hash, or an int taken as the hash itself (one kind per table)."""
@@ -936,9 +976,14 @@ cdef class LocSet:
                 j += 1
 
     def __contains__(self, str key):
-        cdef uint64_t h = self._hash(key)
-        cdef int seg = <int>(h >> 56)
-        return self.tables[seg][self._slot(h, seg)] == h
+        cdef uint64_t a, b
+        cdef int seg
+        if self.values:
+            a = self._hash(key)
+            seg = <int>(a >> 56)
+            return self.tables[seg][self._slot(a, seg)] == a
+        self._keys(key, &a, &b)
+        return self.has(a, b)
 
     def __len__(self):
         return self.n
@@ -949,8 +994,7 @@ cdef class LocSet:
         cdef int i
         for i in range(SEGMENTS):
             total += self.caps[i]
-        return total * (sizeof(uint64_t) + (sizeof(uint16_t) if self.tagged else 0)
-                        + (sizeof(uint64_t) if self.values else 0))
+        return total * (2 * sizeof(uint64_t) + (sizeof(uint16_t) if self.tagged else 0))
 
 
 cdef class UrlsetBuffer:
@@ -1190,7 +1234,7 @@ cdef class UrlsetBuffer:
         cdef const char* h
         cdef char* w
         cdef object lang, href
-        cdef Py_hash_t lh
+        cdef uint64_t ka, kb
         cdef int64_t pk
         if self.text:
             size = ln + 1
@@ -1211,8 +1255,9 @@ cdef class UrlsetBuffer:
                     extra_head = len(_HEAD_XHTML) - len(_HEAD)
         if self.count >= self.max_urls or self.nbytes + size + extra_head > self.max_bytes:
             return FULL_
-        lh = _Py_HashBytes(l, ln)
-        self.seen._prefetch(<uint64_t>(1 if lh == 0 else lh))
+        _loc_hash(l, ln, &ka, &kb)
+        ka = _narrow(ka)
+        self.seen._prefetch(ka)
         self._reserve(size)  # the entry is written past ``size`` while its slot loads,
         w = self.buf + self.size
         if self.text:
@@ -1245,7 +1290,7 @@ cdef class UrlsetBuffer:
                     w = _put_escaped(w, h, hn, _escape_extra(h, hn))
                     w = _put(w, b'"/>', 3)
             w = _put(w, b"</url>\n", 7)
-        if not self.seen.add_hash(<uint64_t>(1 if lh == 0 else lh)):
+        if self.seen.add_checked(ka, kb, 0) != -1:
             return DUPLICATE_  # ... and left there, uncounted, when it repeats a URL
         if self.keyed:
             if self.ndrop == 0 and not self.text and lx == 0 and ln <= SK_BLOCK:

@@ -128,7 +128,7 @@ def test_drop_urls_refuses_an_out_that_could_not_hold_the_shard(impl):
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.integers(0, 2**63 - 1) | st.integers(0, 5000), max_size=3000))
-def test_sort_keys_sorts_every_63_bit_key(both_impls, keys):
+def test_sort_keys_sorts_every_63_bit_key_once(both_impls, keys):
     data = array("q", keys).tobytes()
     assert [impl.module.sort_keys(data) for impl in both_impls] == \
-        [array("q", sorted(keys)).tobytes()] * len(both_impls)
+        [array("q", sorted(set(keys))).tobytes()] * len(both_impls)

@@ -301,11 +301,14 @@ def test_shards_of_a_killed_commit_are_removed_by_the_next_run(impl, out):
     journal temp file; the next run removes what it lists that the live index does not."""
     impl.write(pages(120), out, BASE, max_urls=50)
     live = visible(out)
-    orphan = "sitemap-00001-0123456789abcdef.xml.gz"
-    (out / orphan).write_bytes(b"renamed in by a run that was then killed")
-    (out / f"{TMP_PREFIX}999-ab-journal.json").write_text(json.dumps([orphan, live[0]]))
+    orphan = "sitemap-00001-0123456789abcdef.xml.gz"  # a shard renamed in, then killed
+    (out / orphan).write_bytes((out / live[0]).read_bytes())
+    users = "sitemap-00002-0123456789abcdef.xml.gz"  # the same shape, but no sitemap
+    (out / users).write_bytes(b"a file of the user's that a journal names")
+    (out / f"{TMP_PREFIX}999-ab-journal.json").write_text(
+        json.dumps({"new": [orphan, live[0]], "old": [users]}))
     impl.write(pages(120), out, BASE, max_urls=50)
-    assert sorted(p.name for p in out.iterdir()) == live
+    assert sorted(p.name for p in out.iterdir()) == sorted([*live, users])
 
 
 def test_auto_is_resolved_where_shards_are_compressed_not_on_the_driver(tmp_path, monkeypatch):

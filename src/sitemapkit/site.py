@@ -42,7 +42,14 @@ from .sources.built.floor import OldSitemap, read_base
 from .sources.built.languages import page_clusters
 from .sources.built.listed import with_lists
 from .sources.built.mapping import Sources, find_sources
-from .sources.built.scan import SINGULAR, BuiltPage, Scan, page_identity, require_dir
+from .sources.built.scan import (
+    SINGULAR,
+    BuiltPage,
+    Scan,
+    link_notes,
+    page_identity,
+    require_dir,
+)
 from .sources.pages import PageRow
 from .write.output import remove_owned
 
@@ -106,7 +113,7 @@ def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str | None = None, 
     found, layout, old = read_site(out, base, project, name, early)
     meta = generator_meta(found)
     notes, warnings = _scan_notes(found, base, whence)
-    notes[1:1] = [f"base URL {base} from {whence}"] if whence else []
+    notes[1:1] = ([f"base URL {base} from {whence}"] if whence else []) + link_notes(out, found)
     pages = [p for p in found.pages if not rules.excluded(p.path)]
     unlisted = {p.url: (p.path, EXCLUDED) for p in found.pages if rules.excluded(p.path)}
     sources = find_sources(pages, out, base, layout, project,

@@ -123,3 +123,22 @@ def test_concurrent_writers_leave_one_complete_set(tmp_path):
     FIGURES["concurrent writer pairs"] = (f"{len(tags)} pairs, every time one complete set "
                                           f"({tags.count('old')} old last, "
                                           f"{tags.count('new')} new last)")
+
+
+def test_a_writer_that_waited_for_the_lock_says_so(tmp_path):
+    """Another writer holds the output folder (here: this process, for 0.5 s)."""
+    import fcntl
+    import os
+    import threading
+
+    out = tmp_path / "site"
+    out.mkdir()
+    (tmp_path / "urls.txt").write_text("https://example.com/a\n")
+    fd = os.open(out, os.O_RDONLY)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    threading.Timer(0.5, os.close, [fd]).start()  # closing releases it
+    done = subprocess.run([sys.executable, "-m", "sitemapkit", "write", "urls.txt", "-o", "site",
+                           "--base-url", "https://example.com/"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "for another sitemapkit writer to finish in" in done.stderr

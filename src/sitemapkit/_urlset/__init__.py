@@ -28,6 +28,7 @@ if not NO_EXTENSIONS:
             crc32,
             drop_urls,
             head_signals,
+            loc_hash,
             loc_key,
             read_pages,
             repeats,
@@ -40,6 +41,7 @@ if not NO_EXTENSIONS:
 
 if not USE_EXTENSIONS:
     from ._heads_py import head_signals, read_pages
+    from ._locset_py import loc_hash
     from ._scan_py import (  # type: ignore[assignment]
         SCAN_DUPLICATE,
         SCAN_HANDOVER,
@@ -77,5 +79,5 @@ def build_description() -> str:
 __all__ = ["ADDED", "DUPLICATE", "EXHAUSTED", "FULL", "SLOW", "LocSet", "SCAN_DUPLICATE",
            "SCAN_HANDOVER", "SCAN_MORE", "UrlScan", "UrlsetBuffer", "USE_EXTENSIONS",
            "build_description", "count_lines", "crc32", "CRC32_CLMUL", "drop_urls",
-           "head_signals", "list_folder", "loc_key", "PageHead", "read_pages", "repeats",
-           "sort_keys"]
+           "head_signals", "list_folder", "loc_hash", "loc_key", "PageHead", "read_pages",
+           "repeats", "sort_keys"]

@@ -36,15 +36,23 @@ Alternates = tuple[tuple[str, str], ...]
 # (document, noindex, canonical, redirect, alternates, generator): ``document`` is
 # False for an HTML fragment (no <html> or <head>), whose other fields are empty.
 Signals = tuple[bool, bool, str | None, bool, Alternates, str | None]
-PageHead = tuple[str, bool, bool, str | None, bool, Alternates, str | None]  # rel first
+PageHead = tuple[str, bool | None, bool, str | None, bool, Alternates, str | None]  # rel first
 _FRAGMENT: Signals = (False, False, None, False, (), None)
+# A symbolic link (to a folder, a page, nowhere, or round in a loop) is never followed:
+# it may lead out of the tree. ``document`` None names it.
+LINK: tuple[None, bool, None, bool, Alternates, None] = (None, False, None, False, (), None)
 
 
 def read_pages(root: str, files: list[str], subtrees: list[str]) -> list[PageHead]:
     """(path relative to ``root``, *signals) of ``files`` and of every page under
-    ``subtrees``, in path order; an unreadable folder or page is an input error."""
-    rels = sorted(files + [rel for folder in subtrees for rel in html_files(root, folder)])
-    return [(rel, *head_signals(read_head(root + "/" + rel))) for rel in rels]
+    ``subtrees``, in path order, a link below them with ``LINK``'s signals; an
+    unreadable folder or page is an input error."""
+    links: set[str] = set()
+    rels = list(files)
+    for folder in subtrees:
+        rels += html_files(root, folder, links)
+    return [(rel, *(LINK if rel in links else head_signals(read_head(root + "/" + rel))))
+            for rel in sorted(rels + list(links))]
 
 
 def head_signals(head: bytes) -> Signals:
@@ -56,20 +64,26 @@ def head_signals(head: bytes) -> Signals:
             found.generator)
 
 
-def html_files(root: str, top: str = "") -> list[str]:
+def html_files(root: str, top: str = "", links: set[str] | None = None) -> list[str]:
     """Relative paths of the .html files under ``top``; hidden folders skipped (one
-    ``scandir`` per directory, no per-file stat). A folder with no pages yields none."""
+    ``scandir`` per directory, no per-file stat). A folder with no pages yields none.
+    Symbolic links are not followed; ``links`` gets the ones ``list_folder`` names."""
     found: list[str] = []
     stack = [top]
     while stack:
-        files, folders = list_folder(root, stack.pop())
+        files, folders, linked = list_folder(root, stack.pop())
         found += files
         stack += folders
+        if links is not None:
+            links.update(linked)
     return found
 
 
-def list_folder(root: str, rel_dir: str) -> tuple[list[str], list[str]]:
-    """(.html files, folders not hidden) directly in ``rel_dir``, relative to root."""
+def list_folder(root: str, rel_dir: str) -> tuple[list[str], list[str], list[str]]:
+    """(.html files, folders not hidden, links) directly in ``rel_dir``, relative to
+    root. A symbolic link is never followed (it may lead out of the tree or round in a
+    loop): one to a folder, to a page, dangling or looping is named in ``links``; one
+    to another file is no page."""
     try:
         entries = list(os.scandir(os.path.join(root, rel_dir) if rel_dir else root))
     except OSError as exc:
@@ -77,15 +91,28 @@ def list_folder(root: str, rel_dir: str) -> tuple[list[str], list[str]]:
                          f"{exc.strerror or exc}") from None
     files: list[str] = []
     folders: list[str] = []
+    links: list[str] = []
     for entry in entries:
         name = entry.name
         rel = rel_dir + "/" + name if rel_dir else name
-        if entry.is_dir():
+        html = name.endswith((".html", ".htm"))
+        if entry.is_symlink():
+            if not name.startswith(".") and (html or not _regular(entry)):
+                links.append(rel)
+        elif entry.is_dir(follow_symlinks=False):
             if not name.startswith("."):
                 folders.append(rel)
-        elif name.endswith((".html", ".htm")):
+        elif html:
             files.append(rel)
-    return files, folders
+    return files, folders, links
+
+
+def _regular(entry: os.DirEntry[str]) -> bool:
+    """A link's target is a regular file (False: a folder, nothing, a loop)."""
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
 
 
 def read_head(path: str) -> bytes:

@@ -25,10 +25,12 @@ _LOC_END = b"</loc><lastmod>"
 
 
 def sort_keys(data: bytes) -> bytes:
-    """``array('q')`` bytes of keys, ascending (the C twin: a radix sort)."""
+    """``array('q')`` bytes of keys, ascending and each once (the C twin: a radix sort).
+    Two distinct URLs of one partition may share a key (the in-process check told them
+    apart): the driver needs the key once."""
     keys = array("q")
     keys.frombytes(data)
-    return array("q", sorted(keys)).tobytes()
+    return array("q", sorted(set(keys))).tobytes()
 
 
 def drop_urls(data: bytes, keys: bytes, drop: bytes, text: bool, examples: int,

@@ -50,7 +50,11 @@ def page_dates(rows: Sequence[PageRow], dates: GitDates) -> Dated:
     by_source = {row.source: date for row, date in zip(rows, own, strict=True)
                  if row.source and date}
     result = Dated([])
+    refused = [row for row in rows if row.undated]
     for row, date in zip(rows, own, strict=True):
+        if row.undated:
+            result.dates.append(None)
+            continue
         if row.lists and (date is not None or not row.source):  # an undated source stays so
             latest = max((d for d in (by_source.get(s) or newest(dates, s, ())
                                       for s in row.lists) if d is not None), default=None)
@@ -62,6 +66,9 @@ def page_dates(rows: Sequence[PageRow], dates: GitDates) -> Dated:
         result.notes.append(f"{count(result.by_lists, 'list page')} dated by the newest page "
                             "they list")
     result.notes += undatable_parts(rows, own, dates)
+    if refused:
+        result.notes.append(f"{count(len(refused), 'page')} without lastmod: "
+                            f"{refused[0].undated} (e.g. {refused[0].label})")
     return result
 
 

@@ -45,7 +45,7 @@ def dry_run(entries: Iterable[object] | LineSource, out_dir: str | Path, base: s
         same = [n for n in new if (out / n).is_file() and
                 (out / n).read_bytes() == (Path(tmp) / n).read_bytes()]
         opts, prefix = resolve(writer, {}, base)
-        old = previous_set(LocalStorage(out, False), opts) if out.is_dir() else []
+        old = previous_set(LocalStorage(out, False), opts, prefix) if out.is_dir() else []
         gone = [n for n in old if n not in new and (out / n).is_file()]
         now = _listed(out)
         then = read_record(tmp)

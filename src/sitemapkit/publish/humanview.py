@@ -26,6 +26,7 @@ VIEW = "sitemap.html"
 SHARD_VIEW = "sitemap-view-{:05d}.html"
 _SHARD_GLOB = "sitemap-view-*.html"
 
+MARK_WITHIN = 1 << 12  # a view page's mark is in its first bytes (the head)
 CHUNK = 250  # rows per table: off-screen chunks are not laid out (content-visibility)
 ROW_PX = 27  # a row's height, for the size an unrendered chunk takes
 
@@ -125,7 +126,7 @@ def _stale_pages(out: Path, keep: set[str]) -> list[Path]:
         if path.name in keep or not path.is_file() or path.is_symlink():
             continue
         with open(path, "rb") as fh:
-            if HUMAN_VIEW_MARK.encode() in fh.read(2048):
+            if HUMAN_VIEW_MARK.encode() in fh.read(MARK_WITHIN):
                 stale.append(path)
     return stale
 

@@ -112,7 +112,7 @@ def _baseline(writer: WriterOptions, base: str, settings: PublishSettings) -> Ba
 
 def _outcome(result: WriteResult) -> Outcome:
     """What every run says of its result: its warnings, and duplicates written once."""
-    outcome = Outcome(result, warnings=list(result.warnings))
+    outcome = Outcome(result, infos=list(result.notes), warnings=list(result.warnings))
     if result.duplicate_count:
         example = (f", e.g. {result.duplicates[0][1]}" if result.duplicates
                    else "".join(f" ({e})" for e in result.examples[:1]))

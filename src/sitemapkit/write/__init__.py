@@ -52,10 +52,14 @@ def write_sitemaps(
     impl = _impl or _urlset
     out = output.prepare_dir(out_dir, opts.follow_symlink)
     workers = opts.workers or 1  # filled by resolve()
-    with output.locked(out, opts.lock_timeout), ThreadPoolExecutor(workers) as pool:
-        previous = previous_set(LocalStorage(out, opts.fsync), opts)
+    waited: list[str] = []
+    with output.locked(out, opts.lock_timeout, waited), ThreadPoolExecutor(workers) as pool:
+        warned: list[str] = []
+        previous = previous_set(LocalStorage(out, opts.fsync), opts, prefix, warned)
         output.remove_stale_temps(out, previous)
         run = ShardStream(out, prefix, opts, impl, pool, workers)
+        run.result.warnings += warned
+        run.result.notes += waited
         run.where = where
         try:
             run.stream(entries)

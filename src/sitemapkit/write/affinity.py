@@ -10,7 +10,12 @@ memory) is an error naming the task it was running; the others are stopped.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import multiprocessing
+import os
+import signal
+import sys
 from collections import deque
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection, wait
@@ -18,6 +23,7 @@ from typing import Any
 
 from ..errors import OutputError
 
+PR_SET_PDEATHSIG = 1  # prctl(2)
 KEEP_BYTES = 512 << 20  # a worker's shards kept in memory between passes; more spill
 _KEPT: dict[int, Any] = {}  # in a worker: partition -> what its first pass kept
 
@@ -44,9 +50,14 @@ def forget() -> None:
     _KEPT.clear()
 
 
-def _serve(conn: Connection) -> None:
+def _serve(conn: Connection, driver_ends: Sequence[Connection], driver: int) -> None:
     """A worker's loop: run each task it is sent and send back (True, result) or
-    (False, the exception)."""
+    (False, the exception). It ends with its driver: the driver's pipe ends a fork
+    copied here are closed (else a dead driver's pipe never reads as closed), and
+    Linux is asked to stop this process when the driver dies."""
+    for end in driver_ends:
+        end.close()
+    _die_with(driver)
     while True:
         try:
             task = conn.recv()
@@ -65,6 +76,17 @@ def _serve(conn: Connection) -> None:
             conn.send((False, RuntimeError(f"{type(exc).__name__}: {exc}")))
 
 
+def _die_with(driver: int) -> None:
+    """SIGKILL this process when its parent dies (Linux' PR_SET_PDEATHSIG); a driver
+    already gone by now ends it at once. Elsewhere the closed pipe ends the loop."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != driver:
+        os._exit(1)
+
+
 class Workers:
     """``jobs`` worker processes; ``run`` spreads tasks over the idle ones, or sends
     each to the worker that ran an earlier task (``owners``)."""
@@ -75,7 +97,8 @@ class Workers:
         self.procs: list[Any] = []
         for _ in range(jobs):
             here, there = context.Pipe()
-            proc = context.Process(target=_serve, args=(there,), daemon=True)
+            proc = context.Process(target=_serve, daemon=True,
+                                   args=(there, [*self.conns, here], os.getpid()))
             proc.start()
             there.close()
             self.conns.append(here)

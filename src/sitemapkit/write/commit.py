@@ -14,6 +14,7 @@ import os
 import re
 from pathlib import Path
 
+from .._display import count
 from . import output
 from .index import index_xml
 from .options import WriterOptions
@@ -53,13 +54,24 @@ def plan(run: ShardStream) -> list[tuple[Path, str]]:
     return moves + index_moves[1:] + index_moves[:1]
 
 
-def previous_set(storage: Storage, opts: WriterOptions) -> list[str]:
-    """What the last run published here, read from its entry point (xml or text)."""
+def previous_set(storage: Storage, opts: WriterOptions, prefix: str,
+                 warnings: list[str] | None = None) -> list[str]:
+    """What was published here last, read from its entry point (xml or text): the
+    files this run replaces and removes. A set that listed sitemaps of another base URL
+    is said in ``warnings``: those files are not this folder's, and stay."""
     sample = opts.extra_index_pattern.format(number=12345)
     extra = re.compile(re.escape(sample).replace("12345", r"\d+"))
-    names = {str(opts.filename), str(opts.index_filename or opts.filename)}
-    return list(dict.fromkeys(n for name in sorted(names)
-                              for n in live_set(storage, name, extra)))
+    names: dict[str, None] = {}
+    elsewhere: list[str] = []
+    for entry in sorted({str(opts.filename), str(opts.index_filename or opts.filename)}):
+        found = live_set(storage, entry, extra, prefix)
+        names.update(dict.fromkeys(found.names))
+        elsewhere += found.elsewhere
+    if elsewhere and warnings is not None:
+        warnings.append(f"the sitemap replaced in {storage.where} listed "
+                        f"{count(len(elsewhere), 'sitemap')} of another base URL than "
+                        f"{prefix} (e.g. {elsewhere[0]}); no file was removed for them")
+    return list(names)
 
 
 def commit(out: Path, moves: list[tuple[Path, str]], r: WriteResult, opts: WriterOptions,
@@ -75,7 +87,7 @@ def commit(out: Path, moves: list[tuple[Path, str]], r: WriteResult, opts: Write
     new = [name for _, name in moves]
     old_names = set(old)
     entry_at = new.index(r.entry_point)
-    journal = output.write_journal(out, new, opts.fsync)
+    journal = output.write_journal(out, new, old, opts.fsync)
     renamed: list[str] = []
     stashed: list[tuple[Path, str]] = []  # old copies moved aside, put back on failure
     try:

@@ -16,6 +16,7 @@ import json
 import os
 import re
 import time
+import zlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from urllib.parse import unquote
@@ -25,9 +26,10 @@ from .._files import atomic_write as atomic_write
 from .._files import temp_path as temp_path
 from .._files import write_file as write_file
 from ..errors import OutputError
-from ..protocol import SITEMAP_SUFFIXES
+from ..protocol import SITEMAP_SUFFIXES, TEXT_SUFFIXES
 
 JOURNAL = "journal.json"
+SNIFF_BYTES = 4096  # the head read to tell a sitemap from any other file
 _LOC = re.compile(rb"<loc>\s*([^<]*?)\s*</loc>")
 
 
@@ -68,9 +70,10 @@ def prepare_dir(out_dir: str | os.PathLike[str], follow_symlink: bool = False) -
 
 
 @contextlib.contextmanager
-def locked(out_dir: Path, timeout: float) -> Iterator[None]:
+def locked(out_dir: Path, timeout: float, notes: list[str] | None = None) -> Iterator[None]:
     """Serialize writers on one directory (CI retries): an flock on the directory
-    itself, so no lock file is left in what gets published."""
+    itself, so no lock file is left in what gets published. A wait is said in
+    ``notes``."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - Windows: no cross-process lock
@@ -78,10 +81,14 @@ def locked(out_dir: Path, timeout: float) -> Iterator[None]:
         return
     fd = os.open(out_dir, os.O_RDONLY)
     try:
-        deadline = time.monotonic() + timeout
+        started = time.monotonic()
+        deadline = started + timeout
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                if notes is not None and time.monotonic() > started + 0.05:
+                    notes.append(f"waited {time.monotonic() - started:.1f} s for another "
+                                 f"sitemapkit writer to finish in {out_dir}")
                 break
             except BlockingIOError:
                 if time.monotonic() > deadline:
@@ -108,24 +115,69 @@ def remove_stale_temps(out_dir: Path, live: Iterable[str]) -> None:
     keep = set(live)
     for path in out_dir.glob(TMP_PREFIX + "*"):
         if path.name.endswith("-" + JOURNAL):
-            with contextlib.suppress(OSError, ValueError, TypeError):
-                names = json.loads(path.read_text("utf-8"))
-                remove_owned(out_dir, [n for n in names if isinstance(n, str) and n not in keep])
+            with contextlib.suppress(OSError, ValueError, TypeError, AttributeError):
+                names = journal_names(path.read_bytes())
+                remove_owned(out_dir, [n for n in names if n not in keep])
         with contextlib.suppress(FileNotFoundError):
             path.unlink()
 
 
-def listed_names(index: bytes) -> list[str]:
-    """The file names an index lists (the last segment of each loc), in order."""
-    return [unquote(html.unescape(loc.decode("utf-8", "replace")).rsplit("/", 1)[-1])
-            for loc in _LOC.findall(index)]
+def listed_locs(index: bytes) -> list[str]:
+    """The locs an index lists, unescaped, in order."""
+    return [html.unescape(loc.decode("utf-8", "replace")) for loc in _LOC.findall(index)]
 
 
-def write_journal(out_dir: Path, names: list[str], fsync: bool) -> Path:
-    """The names a commit is about to make live, for the next run if this one dies."""
+def file_of(loc: str, prefix: str) -> str | None:
+    """The file name in this folder a listed loc names: only a loc exactly at
+    ``prefix`` + name, never a file of another host or folder with the same name."""
+    if not loc.startswith(prefix):
+        return None
+    name = unquote(loc[len(prefix):].split("?", 1)[0].split("#", 1)[0])
+    return name if name and "/" not in name else None
+
+
+def looks_like_sitemap(head: bytes, name: str) -> bool:
+    """The first bytes of a file are a sitemap's: an XML urlset or sitemap index, or for
+    a text sitemap an http(s) URL on the first line; gzipped or not. What sitemapkit
+    removes must pass this: a feed, a verification file, ads.txt or llms.txt never does."""
+    if head[:2] == b"\x1f\x8b":
+        try:
+            head = zlib.decompressobj(31).decompress(head, SNIFF_BYTES)
+        except zlib.error:
+            return False
+    if name.endswith(TEXT_SUFFIXES):
+        first = head.lstrip(b"\xef\xbb\xbf \t\r\n").split(b"\n", 1)[0].strip()
+        return first.startswith((b"http://", b"https://")) and b" " not in first
+    start = head[:SNIFF_BYTES]
+    return b"<urlset" in start or b"<sitemapindex" in start
+
+
+def is_sitemap_file(path: Path) -> bool:
+    """A regular file here whose name and first bytes are a sitemap's."""
+    if not path.name.endswith(SITEMAP_SUFFIXES) or path.is_symlink() or not path.is_file():
+        return False
+    try:
+        with open(path, "rb") as fh:
+            return looks_like_sitemap(fh.read(SNIFF_BYTES), path.name)
+    except OSError:
+        return False
+
+
+def write_journal(out_dir: Path, new: list[str], old: list[str], fsync: bool) -> Path:
+    """The names a commit is about to make live and the names of the set it replaces,
+    for the next run if this one dies anywhere: before the entry point lands, the new
+    names the live set does not list are removed; after, the old ones."""
     path = temp_path(out_dir, JOURNAL)
-    write_file(path, json.dumps(names).encode(), fsync)
+    write_file(path, json.dumps({"new": new, "old": old}).encode(), fsync)
     return path
+
+
+def journal_names(data: bytes) -> list[str]:
+    """Every name a journal holds (an older journal is a list of the new names)."""
+    found = json.loads(data)
+    names = found if isinstance(found, list) else \
+        [*found.get("new", []), *found.get("old", [])] if isinstance(found, dict) else []
+    return [n for n in names if isinstance(n, str)]
 
 
 def is_plain(name: str) -> bool:
@@ -137,15 +189,13 @@ def is_plain(name: str) -> bool:
 
 
 def remove_owned(out_dir: Path, names: list[str]) -> None:
-    """Delete files we wrote. A hand-edited or hostile index or journal cannot make us
-    delete anything that is not a plain sitemap-like file name in this directory."""
+    """Delete files of a sitemap set. A hand-edited or hostile index or journal cannot
+    make us delete anything but a plain file name in this directory whose first bytes
+    are a sitemap's (``is_sitemap_file``)."""
     for name in names:
-        if not is_plain(name) or not name.endswith(SITEMAP_SUFFIXES):
-            continue
-        path = out_dir / name
-        if path.is_symlink() or path.is_file():
+        if is_plain(name) and is_sitemap_file(out_dir / name):
             with contextlib.suppress(FileNotFoundError):
-                path.unlink()
+                (out_dir / name).unlink()
 
 
 def remove_owned_temps(paths: list[Path]) -> None:

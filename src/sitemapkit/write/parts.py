@@ -99,7 +99,8 @@ class _Passes:
         if self.opts.format == "text":
             keys = [k for _, k in self._run("keys", {})]
             return [m for m, _ in self._run("write", repeated_keys(keys))]
-        spill = tempfile.mkdtemp(prefix="sitemapkit-parts-")
+        remove_dead_spills()
+        spill = tempfile.mkdtemp(prefix=f"{SPILL_PREFIX}{os.getpid()}-")
         try:
             keys = [k for _, k in self._run("prepare", {}, spill)]
             return [m for m, _ in self._run("finish", repeated_keys(keys), spill, owned=True)]
@@ -122,7 +123,7 @@ class _Passes:
             self.owners = self.owners if owned else ran
         if failure is not None:
             try:  # the next commit tidies what this cannot remove; the failure is the news
-                _discard(self.storage, self.opts,
+                _discard(self.storage, self.opts, self.prefix,
                          [n for answer in results if answer for n in _names(answer[0])])
             except OSError:
                 pass
@@ -158,10 +159,29 @@ def _workers(jobs: int) -> Iterator[Workers | None]:
         workers.close()
 
 
-def _discard(storage: Storage, opts: WriterOptions, names: list[str]) -> None:
+SPILL_PREFIX = "sitemapkit-parts-"  # + the driver's pid: the spill folders in $TMPDIR
+
+
+def remove_dead_spills() -> None:
+    """Spill folders of drivers that were killed (their pid is gone); a folder whose
+    pid is alive, or that is not named as ours, is left alone."""
+    root = Path(tempfile.gettempdir())
+    for folder in root.glob(SPILL_PREFIX + "*"):
+        pid = folder.name[len(SPILL_PREFIX):].split("-", 1)[0]
+        if not pid.isdigit() or not folder.is_dir() or folder.is_symlink():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except OSError:
+            pass  # alive, another user's
+
+
+def _discard(storage: Storage, opts: WriterOptions, prefix: str, names: list[str]) -> None:
     """Remove shards this run stored but will not list, except any the live set names
     (content-addressed: an unchanged shard has the name it had last time)."""
-    live = set(previous_set(storage, opts))
+    live = set(previous_set(storage, opts, prefix))
     storage.delete([n for n in names if n not in live])
 
 

@@ -28,6 +28,7 @@ class WriteResult:
     skipped: list[EntryError] = field(default_factory=list)
     skipped_by_rule: dict[str, int] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # worth saying, no failure (a lock wait)
     elapsed: float = 0.0
     changes: Changes | None = None  # with changes_file: URLs changed since the last run
     base_url: str = ""  # normalized URL of out_dir

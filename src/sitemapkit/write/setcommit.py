@@ -21,6 +21,7 @@ from typing import Any
 from .._display import count
 from ..errors import ConfigError, NoUrlsError, OutputError
 from ..protocol import MAX_URLS, PARTITION_SHARD_PATTERN
+from . import output
 from .commit import previous_set
 from .index import index_xml
 from .options import WriterOptions, resolve
@@ -52,7 +53,7 @@ def commit(out: str | os.PathLike[str], manifests: Iterable[PartitionManifest | 
                              if r.skipped_count else ""))
     try:
         with storage.lock(opts.lock_timeout):
-            previous = previous_set(storage, opts)
+            previous = previous_set(storage, opts, prefix, r.warnings)
             _verify(storage, parts)
             _publish(storage, shards, opts, r)
             _tidy(storage, previous, opts, r, retain_previous)
@@ -147,7 +148,8 @@ def _tidy(storage: Storage, previous: list[str], opts: WriterOptions, r: WriteRe
     kept = {n for n in old if retain_previous and shard_like.fullmatch(n)}
     gone = [n for n in old if n not in kept]
     strays = [n for n in storage.names() if shard_like.fullmatch(n) and n not in live
-              and n not in kept and n not in gone]
+              and n not in kept and n not in gone and
+              output.looks_like_sitemap(storage.get(n, output.SNIFF_BYTES) or b"", n)]
     try:
         storage.delete(gone + strays)
         storage.remove_dead_temps(sorted(live | kept))

@@ -13,10 +13,12 @@ import os
 import posixpath
 import re
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from ..errors import ConfigError, OutputError
+from ..protocol import MAX_BYTES
 from . import output
 
 
@@ -153,19 +155,40 @@ def open_storage(out: str | os.PathLike[str], *, fsync: bool = True, follow_syml
     return FsspecStorage(fs, root, text.rstrip("/"))
 
 
-def live_set(storage: Storage, entry_point: str, extra_indexes: re.Pattern[str]) -> list[str]:
-    """The set sitemapkit published last: the entry point, its ``.gz`` copy, extra
-    indexes, and every shard those indexes list (by the last segment of each loc)."""
-    present = storage.names()
-    indexes = [entry_point] + [n for n in present if extra_indexes.fullmatch(n)]
+@dataclass
+class LiveSet:
+    """The files of the set at an entry point that this run may replace and remove,
+    and the locs it listed that are no file of this folder (another base URL)."""
+
+    names: list[str] = field(default_factory=list)
+    elsewhere: list[str] = field(default_factory=list)
+
+
+def live_set(storage: Storage, entry_point: str, extra_indexes: re.Pattern[str],
+             prefix: str) -> LiveSet:
+    """The set published last at ``entry_point`` (sitemapkit's, or a generator's that
+    ``site`` replaces): the entry point, its ``.gz`` copy, extra indexes, and every
+    sitemap an index lists at ``prefix`` + name. A file counts only when its first
+    bytes are a sitemap's: a feed or a verification file an index names is no part."""
+    present = set(storage.names())
+    indexes = [entry_point] + sorted(n for n in present if extra_indexes.fullmatch(n))
     names = [entry_point, entry_point + ".gz", *indexes[1:]]
+    found = LiveSet()
     for index in indexes:
-        head = storage.get(index, 1024)
+        head = storage.get(index, output.SNIFF_BYTES)
         if head is None or b"<sitemapindex" not in head:
             continue
-        names.extend(output.listed_names(storage.get(index) or b""))
-    found = set(present)
-    return [n for n in dict.fromkeys(names) if output.is_plain(n) and n in found]
+        for loc in output.listed_locs(storage.get(index, MAX_BYTES) or b""):
+            name = output.file_of(loc, prefix)
+            if name is not None:
+                names.append(name)
+            elif not loc.startswith(prefix):
+                found.elsewhere.append(loc)
+    for name in dict.fromkeys(names):
+        if output.is_plain(name) and name in present and \
+                output.looks_like_sitemap(storage.get(name, output.SNIFF_BYTES) or b"", name):
+            found.names.append(name)
+    return found
 
 
 def storage_error(storage: Storage, exc: OSError) -> OutputError:

@@ -16,6 +16,7 @@ from urllib.parse import unquote, urlsplit
 from ...errors import InputError
 from ...heads.tags import attributes, raw_tags, tokens
 from .family import url_key
+from .listing import PAGE_READ_LIMIT
 
 _REPO_PATH = re.compile(r"/(?:-/)?(?:edit|blob|tree|_edit|src/branch|src)/")
 _TEXT_END = re.compile(r"</a\s*>", re.IGNORECASE)
@@ -32,9 +33,13 @@ def edit_link_source(html_path: Path, tracked: Container[str], page_key: str,
     ``page_key`` is the page's ``url_key``, for links the theme did not mark;
     ``languages`` the site's language folders (``de`` for ``de/...``)."""
     try:
-        text = html_path.read_bytes().decode("utf-8", "replace")
+        with open(html_path, "rb") as fh:
+            data = fh.read(PAGE_READ_LIMIT + 1)
     except OSError as exc:  # the scan read its head: a failure now is not a "no link"
         raise InputError(f"cannot read {html_path}: {exc.strerror or exc}") from None
+    if len(data) > PAGE_READ_LIMIT:
+        return None  # not read whole: no source known, so no date
+    text = data.decode("utf-8", "replace")
     if not _REPO_PATH.search(text):
         return None
     marked: list[str] = []

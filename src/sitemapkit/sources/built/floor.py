@@ -13,7 +13,7 @@ from pathlib import Path
 from urllib.parse import unquote
 from xml.etree import ElementTree
 
-from ...protocol import SITEMAP_NS, XHTML_NS
+from ...protocol import MAX_BYTES, SITEMAP_NS, XHTML_NS
 from .family import LANGUAGE
 
 _URL, _LOC, _LASTMOD = f"{{{SITEMAP_NS}}}url", f"{{{SITEMAP_NS}}}loc", f"{{{SITEMAP_NS}}}lastmod"
@@ -59,7 +59,9 @@ def read_old(out_dir: Path, name: str, base: str) -> OldSitemap | None:
         seen = True
         found.ours = _ours(root)  # still read: a re-run keeps the clusters it wrote
         _read_file(root, out_dir, base, found, found.children)
-    for folder in sorted(p for p in out_dir.iterdir() if p.is_dir()) if out_dir.is_dir() else []:
+    folders = sorted(p for p in out_dir.iterdir() if p.is_dir() and not p.is_symlink()) \
+        if out_dir.is_dir() else []
+    for folder in folders:
         language_map = (folder / name).resolve()
         if not found.ours and LANGUAGE.fullmatch(folder.name) and language_map.is_file() \
                 and language_map not in found.children:
@@ -139,18 +141,25 @@ def _read_file(path: Path, out_dir: Path, base: str, found: OldSitemap,
         found.unreadable.append(f"{shown} ({exc})")
 
 
-def _parse(path: Path) -> list[ElementTree.Element]:
+def _capped(path: Path) -> bytes:
+    """The file's bytes, gunzipped for ``.gz``; more than a sitemap may hold (50 MB,
+    a gzip bomb too) is refused after that many bytes, not read whole."""
     opener = gzip.open if path.suffix == ".gz" else open
     with opener(path, "rb") as fh:
-        root = ElementTree.parse(fh).getroot()
-    return list(root)
+        data: bytes = fh.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise ValueError(f"larger than {MAX_BYTES:,} bytes, the most a sitemap file may "
+                         "hold (sitemapkit rules 22): not read")
+    return data
+
+
+def _parse(path: Path) -> list[ElementTree.Element]:
+    return list(ElementTree.fromstring(_capped(path)))
 
 
 def _read_urls(path: Path, found: OldSitemap) -> None:
     """A urlset's locs and which had a lastmod; the tree only when it has alternates."""
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rb") as fh:
-        data = fh.read()
+    data = _capped(path)
     if b"<xhtml:link" in data:
         _urls(list(ElementTree.fromstring(data)), found)
         return

@@ -20,6 +20,7 @@ from urllib.parse import urljoin
 from ...errors import InputError
 from ...heads.tags import attributes, raw_tags
 from ..pages import PageRow
+from .listing import PAGE_READ_LIMIT
 from .scan import page_identity
 
 _HIDDEN = re.compile(r"<!--.*?(?:-->|\Z)|<(script|style)\b.*?(?:</\1\s*>|\Z)",
@@ -54,9 +55,16 @@ def with_lists(rows: list[PageRow], out: Path,
         if not row.source or (is_list_source is not None and is_list_source(row.source)):
             path = out / row.label
             try:
-                html = path.read_text("utf-8", errors="replace")
+                with open(path, "rb") as fh:
+                    data = fh.read(PAGE_READ_LIMIT + 1)
             except OSError as exc:  # gone or unreadable since the scan: as the scan says
                 raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+            if len(data) > PAGE_READ_LIMIT:  # the links it lists are not all known
+                result.append(replace(row, undated=f"a list page larger than "
+                                      f"{PAGE_READ_LIMIT >> 20} MiB is not read for the "
+                                      "pages it lists"))
+                continue
+            html = data.decode("utf-8", "replace")
             own = page_identity(row.loc)
             listed: dict[str, None] = {}
             for href in main_links(html):

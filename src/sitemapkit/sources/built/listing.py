@@ -1,25 +1,31 @@
 """Where a built site's pages are: the top levels of its output directory, listed
 here so the scan can split the folders below them between its workers. Hidden
-folders are skipped; a folder that cannot be read is an input error naming it (the
-listing below the top levels, and the reads, are ``_urlset.read_pages``)."""
+folders are skipped, symbolic links named and never followed; a folder that cannot
+be read is an input error naming it (the listing below the top levels, and the
+reads, are ``_urlset.read_pages``)."""
 
 from __future__ import annotations
 
 from ..._urlset import list_folder
 
+# bytes of a page read whole (a list page for its links, a page for its edit link); a
+# larger one is not read (a 200 MB page cost 300 MB of memory): its date is not guessed
+PAGE_READ_LIMIT = 16 << 20
 FRONTIER_DEPTH = 2  # levels listed before the scan's work is split (Hugo: root, sections)
 
 
-def frontier(root: str) -> tuple[list[str], list[str]]:
-    """(pages in the top levels, folders below them left to walk): what is split
-    between the workers."""
+def frontier(root: str) -> tuple[list[str], list[str], list[str]]:
+    """(pages in the top levels, folders below them left to walk, links in the top
+    levels, never followed): what is split between the workers."""
     files: list[str] = []
+    links: list[str] = []
     level = [""]
     for _ in range(FRONTIER_DEPTH):
         below: list[str] = []
         for rel_dir in level:
-            found, folders = list_folder(root, rel_dir)
+            found, folders, linked = list_folder(root, rel_dir)
             files += found
             below += folders
+            links += linked
         level = below
-    return files, sorted(level)
+    return files, sorted(level), links

@@ -31,10 +31,12 @@ from .listing import frontier
 
 _PLAIN = re.compile(r"[A-Za-z0-9._~/-]*")  # a path that percent-encoding leaves as it is
 NOT_FOUND, FRAGMENT = "404 pages", "HTML fragments"  # beside htmlmeta's page signals
-LEFT_OUT = (REDIRECT, NOINDEX, ELSEWHERE, NOT_FOUND, FRAGMENT)
+LINK = "symbolic links, not followed (one may lead out of the output)"
+LEFT_OUT = (REDIRECT, NOINDEX, ELSEWHERE, NOT_FOUND, FRAGMENT, LINK)
 SINGULAR = {REDIRECT: "redirect stub", NOINDEX: "noindex page", NOT_FOUND: "404 page",
             ELSEWHERE: "page with a canonical URL pointing elsewhere",
-            FRAGMENT: "HTML fragment"}
+            FRAGMENT: "HTML fragment",
+            LINK: "symbolic link, not followed (one may lead out of the output)"}
 
 
 @dataclass(frozen=True)
@@ -75,16 +77,48 @@ def scan(out_dir: Path, base: str, beside: Callable[[], None] = lambda: None) ->
     needs no page: the generator's content index, the old sitemap)."""
     require_dir(out_dir)
     root = os.fspath(out_dir)
-    files, subtrees = frontier(root)
+    files, subtrees, links = frontier(root)
     workers = _workers() if len(files) + len(subtrees) >= PARALLEL_UNITS else 1
     if workers > 1:
         result = _read_parallel(root, base, files, subtrees, workers, beside)
     else:
         beside()
         result = _classified(base, read_pages(root, files, subtrees), Scan())
+    if links:
+        linked: list[PageHead] = [(rel, None, False, None, False, (), None) for rel in links]
+        _classified(base, linked, result)
+        result.left.sort(key=operator.attrgetter("path"))
     if not result.pages and not result.left:
         raise UsageError(f"{out_dir} holds no HTML pages; build the site first")
     return result
+
+
+SHOWN_LINKS = 5  # links named one by one, with where they lead
+
+
+def link_notes(out_dir: Path, found: Scan) -> list[str]:
+    """The links the scan did not follow, each with where it leads: a folder or page
+    outside the output, inside it, or nowhere (dangling, or a loop)."""
+    links = [item.path for item in found.left if item.reason == LINK]
+    if not links:
+        return []
+    top = out_dir.resolve()
+    shown = []
+    for rel in links[:SHOWN_LINKS]:
+        path = out_dir / rel
+        try:
+            target = os.readlink(path)
+        except OSError:
+            target = "?"
+        try:
+            real = path.resolve(strict=True)
+            where = "inside the output" if real.is_relative_to(top) else "outside the output"
+        except (OSError, RuntimeError):
+            where = "dangling or a loop"
+        shown.append(f"{rel} -> {target} ({where})")
+    more = f", and {len(links) - SHOWN_LINKS:,} more" if len(links) > SHOWN_LINKS else ""
+    return [f"symbolic links not followed (a page behind one is not listed; link the "
+            f"files themselves into the output to list them): {'; '.join(shown)}{more}"]
 
 
 def require_dir(out_dir: Path) -> None:
@@ -98,7 +132,12 @@ def _classified(base: str, heads: list[PageHead], result: Scan) -> Scan:
     generators = result.generators
     for rel, document, noindex, canonical, redirect, alternates, generator in heads:
         path = _page_path(rel)
-        page_url = base + (path if _PLAIN.fullmatch(path) else quote(path))
+        # a name that is not UTF-8 (os.fsdecode's surrogates): percent-encoded from its bytes
+        page_url = base + (path if _PLAIN.fullmatch(path) else
+                           quote(path.encode("utf-8", "surrogateescape")))
+        if document is None:
+            result.left.append(LeftOut(rel, page_url, LINK))
+            continue
         if not document:
             result.left.append(LeftOut(rel, page_url, FRAGMENT))
             continue
