@@ -43,6 +43,16 @@ def twin_env(request: pytest.FixtureRequest) -> dict[str, str]:
 
 
 @pytest.fixture
+def engine():
+    """A search engine stand-in on 127.0.0.1 that records what it is sent."""
+    from fake_engine import FakeEngine
+
+    server = FakeEngine()
+    yield server
+    server.close()
+
+
+@pytest.fixture
 def served(tmp_path) -> Iterator[tuple[Path, str]]:
     """A folder served over HTTP on 127.0.0.1: (the folder, its URL)."""
     folder = tmp_path / "www"

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 from docs_projects import mkdocs_build, mkdocs_project, sphinx_build, sphinx_project
-from fake_engine import FakeEngine
 from sitemap_check import read_set
 
 from sitemapkit.validate import ValidateOptions, validate
@@ -27,13 +26,6 @@ def edit(path: Path, old: str, new: str) -> None:
     text = path.read_text()
     assert old in text
     path.write_text(text.replace(old, new))
-
-
-@pytest.fixture
-def engine():
-    server = FakeEngine()
-    yield server
-    server.close()
 
 
 @pytest.mark.parametrize("order", ["i18n first", "sitemapkit first"])

@@ -22,13 +22,6 @@ from gitrepo import Repo
 KEY = "a1b2c3d4e5f6a7b8"
 
 
-@pytest.fixture
-def engine():
-    server = FakeEngine()
-    yield server
-    server.close()
-
-
 def sitemapkit(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "sitemapkit", *args], cwd=cwd,
                           capture_output=True, text=True, timeout=300)

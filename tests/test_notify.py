@@ -6,7 +6,6 @@ from __future__ import annotations
 import socket
 
 import pytest
-from fake_engine import FakeEngine
 
 from conftest import BASE
 from sitemapkit import UrlEntry
@@ -20,13 +19,6 @@ from sitemapkit.publish.notify import (
 )
 
 KEY = "0123456789abcdef"
-
-
-@pytest.fixture
-def engine():
-    server = FakeEngine()
-    yield server
-    server.close()
 
 
 def pages(**lastmods: str) -> list[UrlEntry]:
