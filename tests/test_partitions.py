@@ -420,3 +420,14 @@ def test_a_text_sitemap_cannot_be_prepared(tmp_path):
     from sitemapkit.write.prepared import prepare_partition
     with pytest.raises(ConfigError, match="write_once"):
         prepare_partition([f"{BASE}a"], BASE, 0, format="text")
+
+
+def test_a_key_twice_in_one_partition_is_taken_once():
+    """Two distinct URLs of one partition may share a 63-bit key (the in-process check
+    told them apart): the driver's step takes the key once, never a traceback."""
+    from array import array
+
+    from sitemapkit.write.partition import repeated_keys
+
+    keys = [array("q", [1, 1, 5]).tobytes(), array("q", [5, 7]).tobytes()]
+    assert repeated_keys(keys) == {1: array("q", [5]).tobytes()}

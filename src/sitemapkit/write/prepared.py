@@ -31,7 +31,7 @@ from ..errors import ConfigError
 from ..rules.model import EntryError
 from .compress import content_digest, gzip_bytes
 from .options import WriterOptions, resolve
-from .partition import PartitionManifest, ShardInfo, in_partition, shard_name
+from .partition import PartitionManifest, ShardInfo, in_partition, shard_name, sorted_keys
 from .storage import Storage, open_storage, storage_error
 from .stream import LineSource, MemoryShards
 
@@ -204,7 +204,7 @@ def prepare_partition(entries: Iterable[object] | LineSource, base_url: str,
     r = run.result
     return PreparedPartition(
         partition_id, prefix, opts, run.kept,
-        (_impl or _urlset).sort_keys(b"".join(run.keys)),
+        sorted_keys(b"".join(run.keys), _impl or _urlset),
         duplicate_count=r.duplicate_count, skipped_count=r.skipped_count,
         skipped_by_rule=dict(r.skipped_by_rule),
         examples=[str(in_partition(e, partition_id)) for e in r.skipped]
