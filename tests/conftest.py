@@ -42,6 +42,16 @@ def twin_env(request: pytest.FixtureRequest) -> dict[str, str]:
     return {"SITEMAPKIT_NO_EXTENSIONS": "1" if request.param == "py" else ""}
 
 
+def unreadable_page(path: Path) -> Path:
+    """A page no one can read, even root: a UNIX socket under a page's name (opening it
+    fails with ENXIO). A dangling link would not do: links are never followed."""
+    import socket
+
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.bind(str(path))
+    return path
+
+
 @pytest.fixture
 def engine():
     """A search engine stand-in on 127.0.0.1 that records what it is sent."""

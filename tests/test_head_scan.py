@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import unreadable_page
 from sitemapkit.errors import InputError
 from sitemapkit.heads.meta import HtmlSignals, html_signals, signals_from_tags
 from sitemapkit.heads.tags import start_tags
@@ -244,20 +245,33 @@ def test_the_twins_list_and_read_a_tree_alike(both_impls, tmp_path):
     from sitemapkit._urlset import _heads_py
     want = _heads_py.read_pages(str(tmp_path), ["index.html"], ["a", "linked"])
     assert [rel for rel, *_ in want] == [
-        "a/.html", "a/b/c.html", "a/b/index.html", "a/to-linked/index.html", "a/x.htm",
+        "a/.html", "a/b/c.html", "a/b/index.html", "a/to-linked", "a/x.htm",
         "a/ü.html", "index.html", "linked/index.html"]
+    assert want[3] == ("a/to-linked", None, False, None, False, (), None)  # never followed
     assert want[4][1] is False and want[5][2] is True  # a fragment; a noindex page
     assert want[2][3] == "/a/b/?x=1&y=2"
     for impl in both_impls:
         assert heads_twin(impl).read_pages(str(tmp_path), ["index.html"], ["a", "linked"]) == want
 
 
-def test_the_twins_name_what_they_cannot_read(both_impls, tmp_path):
+def test_the_twins_name_links_and_never_follow_them(both_impls, tmp_path):
+    """A link to a page elsewhere, a dangling one and a loop: named, never read."""
     _site(tmp_path)
     (tmp_path / "a" / "gone.html").symlink_to(tmp_path / "missing.html")
+    (tmp_path / "a" / "out.html").symlink_to("/etc/hostname")
+    (tmp_path / "a" / "loop").symlink_to(tmp_path / "a")
+    for impl in both_impls:
+        got = heads_twin(impl).read_pages(str(tmp_path), [], ["a"])
+        links = [rel for rel, document, *_ in got if document is None]
+        assert links == ["a/gone.html", "a/loop", "a/out.html", "a/to-linked"]
+
+
+def test_the_twins_name_what_they_cannot_read(both_impls, tmp_path):
+    _site(tmp_path)
+    unreadable_page(tmp_path / "a" / "gone.html")
     for impl in both_impls:
         twin = heads_twin(impl)
-        with pytest.raises(InputError, match=r"cannot read .*/a/gone\.html: No such file"):
+        with pytest.raises(InputError, match=r"cannot read .*/a/gone\.html: No such dev"):
             twin.read_pages(str(tmp_path), [], ["a"])
         with pytest.raises(InputError, match=r"cannot read .*/nowhere: No such file"):
             twin.read_pages(str(tmp_path), [], ["nowhere"])

@@ -18,6 +18,7 @@ from gitref import reference_date
 from gitrepo import Repo
 from sitemap_check import read_set
 
+from conftest import unreadable_page
 from sitemapkit.site import HUGO_TEMPLATE
 from sitemapkit.validate import ValidateOptions, validate
 
@@ -293,7 +294,7 @@ def test_an_unreadable_page_names_the_file_and_changes_nothing(tmp_path):
     out.mkdir()
     (out / "a.html").write_text("<html><head></head></html>")
     (out / "sitemap.xml").write_text("old")
-    (out / "b.html").symlink_to(tmp_path / "missing.html")
+    unreadable_page(out / "b.html")
     before = snapshot(out)
     done = site(out, check=False)
     assert done.returncode == 1 and "cannot read" in done.stderr and "b.html" in done.stderr
