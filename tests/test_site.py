@@ -230,6 +230,9 @@ def test_hugo_multilingual_with_slugs_aliases_and_taxonomies(tmp_path, with_map)
     out = repo.root / "public"
     assert (out / "sitemap.xml").read_text().count("<sitemapindex") == 1  # Hugo: per language
     args = ["--map", str(out / "sitemapkit-map.json")] if with_map else []
+    (out / "files").mkdir()
+    users = out / "files" / "sitemapkit-map.json"  # a user's file of the map's name
+    users.write_text('{"not": "a page map"}\n')
     done = site(out, *args, source=repo.root)
     got = check_dates(out, repo.root, {
         "": "content/_index.md", "de/": "content/_index.de.md",
@@ -244,7 +247,8 @@ def test_hugo_multilingual_with_slugs_aliases_and_taxonomies(tmp_path, with_map)
         ("de", BASE + "de/posts/first/"), ("en", BASE + "posts/first/")]
     assert not (out / "en" / "sitemap.xml").exists() and not (out / "de" / "sitemap.xml").exists()
     assert "replaced Hugo's sitemap.xml (an index of 2 sitemaps" in done.stderr
-    assert not list(out.rglob("sitemapkit-map.json"))  # the map is ours, not the site's
+    # the map's copies are ours, not the site's; a user's file of that name stays
+    assert list(out.rglob("sitemapkit-map.json")) == [users]
     again = site(out, source=repo.root)  # a re-run over its own output: same set, quiet
     assert "replaced" not in again.stderr and "warning" not in again.stderr
     rerun = {u.loc: u for u in read_set(out, BASE).urls}

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import json
 import os
 import time
 from collections.abc import Callable, Mapping
@@ -308,7 +309,24 @@ def _map_artifacts(map_file: str | os.PathLike[str] | None, out: Path) -> list[s
     if map_file is None or not Path(map_file).resolve().is_relative_to(out.resolve()):
         return []
     name = Path(map_file).name
-    copies = sorted(out.rglob(name))
+    copies = [p for p in sorted(out.rglob(name)) if _is_map(p)]
     for copy in copies:
         copy.unlink(missing_ok=True)
     return [f"removed the page map {name} from the output ({count(len(copies), 'copy', 'copies')})"]
+
+
+def _is_map(path: Path) -> bool:
+    """A file of the output that is a page map (empty, or a first line with "url" and
+    "source"): only such copies are removed, never a user's file of the same name."""
+    if path.is_symlink() or not path.is_file():
+        return False
+    with open(path, "rb") as fh:
+        head = fh.read(1 << 16)
+    first = next((line for line in head.splitlines() if line.strip()), b"")
+    if not first:
+        return True
+    try:
+        row = json.loads(first)
+    except ValueError:
+        return False
+    return isinstance(row, dict) and "url" in row and "source" in row
