@@ -60,21 +60,26 @@ def test_every_url_the_generator_listed_and_left_out_is_named(tmp_path):
     page(out, "old/index.html", '<meta http-equiv=refresh content="0; url=/">')
     page(out, "copy/index.html", f"<link rel=canonical href={BASE}tools/search/>")
     page(out, "404.html")
+    page(out, "de/404/index.html")  # a localized 404 page (Astro Starlight's)
+    page(out, "de/index.html")
+    page(out, "fr/404.html")  # listed as /fr/404, served as fr/404.html (Jekyll's form)
     urlset(out, ["", "functions/images/resize/", "tools/search/", "templates/404/",
-                 "_static/demo/", "secret/", "old/", "copy/", "404.html"])
+                 "_static/demo/", "secret/", "old/", "copy/", "404.html", "de/404/",
+                 "de/", "fr/404"])
     report = tmp_path / "report.jsonl"
     done = site(out, "--report", str(report))
     assert done.returncode == 0, done.stderr
     assert listed(out) == {"", "functions/images/resize/", "tools/search/", "templates/404/",
-                           "_static/demo/"}
+                           "_static/demo/", "de/"}
     rows = {r["url"].removeprefix(BASE): r for r in map(json.loads,
                                                          report.read_text().splitlines())}
     assert {u: r["reason"] for u, r in rows.items()} == {
         "secret/": "noindex pages", "old/": "redirect stubs", "404.html": "404 pages",
+        "de/404/": "404 pages", "fr/404": "404 pages",
         "copy/": "pages with a canonical URL pointing elsewhere"}
     assert rows["copy/"]["detail"] == f"{BASE}tools/search/"
     assert rows["secret/"]["page"] == "secret/index.html"
-    assert "4 of the 9 URLs the generator's sitemap.xml listed are left out" in done.stderr
+    assert "6 of the 12 URLs the generator's sitemap.xml listed are left out" in done.stderr
     assert "warning:" not in done.stderr  # each page said it is not one
 
 

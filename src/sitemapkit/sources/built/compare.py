@@ -47,6 +47,8 @@ def differences(old: OldSitemap, listed: dict[str, str], found: Scan, base: str,
         key = page_identity(loc)
         if key in ours:
             continue
+        if key not in why and not loc.endswith("/"):  # served as x.html (Jekyll's /404)
+            key = page_identity(loc + ".html")
         path, reason, detail = why.get(key, ("", OTHER_BASE if not loc.startswith(base)
                                              else NOT_IN_OUTPUT, ""))
         result.append(Difference(loc, "left out", reason, path, detail))

@@ -29,6 +29,9 @@ from ...errors import InputError, UsageError
 from ...heads.meta import ELSEWHERE, NOINDEX, REDIRECT, HtmlSignals, url_identity
 from .listing import frontier
 
+# a language folder a localized 404 page sits in: ``de``, ``pt-BR``, ``zh-hans`` (two
+# letters first: three-letter section names such as api/ or cli/ are no languages here)
+_LOCALE = re.compile(r"[a-z]{2}(?:[-_][A-Za-z]{2,4})?")
 _PLAIN = re.compile(r"[A-Za-z0-9._~/-]*")  # a path that percent-encoding leaves as it is
 NOT_FOUND, FRAGMENT = "404 pages", "HTML fragments"  # beside htmlmeta's page signals
 LINK = "symbolic links, not followed (one may lead out of the output)"
@@ -215,10 +218,14 @@ def _page_path(rel: str) -> str:
 
 def is_404(rel: str) -> bool:
     """The generator's not-found page: ``404.html`` anywhere (servers look for it by
-    that name, per language too), or ``404/index.html`` at the top."""
+    that name, per language too), or ``404/index.html`` at the top or in a language
+    folder (Astro Starlight's ``de/404/``)."""
     if not rel.endswith(("404.html", "404.htm", "404/index.html")):
         return False  # (most pages: one call, no split)
-    return rel.rsplit("/", 1)[-1] in ("404.html", "404.htm") or rel == "404/index.html"
+    if rel.rsplit("/", 1)[-1] in ("404.html", "404.htm") or rel == "404/index.html":
+        return True
+    folder, _, rest = rel.partition("/")
+    return rest == "404/index.html" and _LOCALE.fullmatch(folder) is not None
 
 
 def _classify(rel: str, signals: HtmlSignals, page_url: str, base: str,
