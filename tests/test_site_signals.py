@@ -342,3 +342,31 @@ def test_the_generators_sitemap_is_read_in_every_shape(tmp_path, body, want):
         f"{body}</urlset>\n")
     found = read_old(tmp_path, "sitemap.xml", "https://e.com/")
     assert found is not None and found.locs == want
+
+
+def test_an_index_at_another_name_is_the_floor_and_our_set_takes_its_name(tmp_path):
+    """Astro's shape: sitemap-index.xml naming sitemap-0.xml, robots.txt and every page's
+    <link rel="sitemap"> pointing at the index. The set is written under that name, so
+    they all still point at a live sitemap; the generator's child is removed; no second
+    set is published beside it, and robots.txt keeps one Sitemap: line."""
+    out = tmp_path / "out"
+    link = '<link rel="sitemap" href="/sitemap-index.xml">'
+    for path in ("index.html", "a/index.html", "b/index.html"):
+        page(out, path, link)
+    urlset(out, ["", "a/", "b/"], where="sitemap-0.xml")
+    (out / "sitemap-index.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?><sitemapindex xmlns="http://www.sitemaps.org/'
+        f'schemas/sitemap/0.9"><sitemap><loc>{BASE}sitemap-0.xml</loc></sitemap></sitemapindex>')
+    (out / "robots.txt").write_text(
+        f"User-agent: *\nAllow: /\n\nSitemap: {BASE}sitemap-index.xml\n")
+    (out / "feed.xml").write_text('<?xml version="1.0"?><rss version="2.0"></rss>')
+    done = site(out, "--validate", "strict")
+    assert done.returncode == 0, done.stderr
+    assert {u.loc for u in read_set(out, BASE, entry_point="sitemap-index.xml").urls} == {
+        BASE, BASE + "a/", BASE + "b/"}
+    assert not (out / "sitemap-0.xml").exists() and not (out / "sitemap.xml").exists()
+    assert (out / "feed.xml").exists()
+    assert (out / "robots.txt").read_text().count("Sitemap:") == 1
+    assert "the sitemaps are written as sitemap-index.xml, the generator's entry point" \
+        in done.stderr
+    assert "replaced the generator's sitemap-index.xml (an index of 1 sitemap," in done.stderr

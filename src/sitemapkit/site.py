@@ -24,6 +24,7 @@ from typing import Any
 from ._display import count
 from .errors import ConfigError
 from .options import SITE, for_host
+from .protocol import DEFAULT_FILENAME
 from .publish.dating import page_dates
 from .publish.gitpass import dates_ahead, row_dates
 from .publish.pipeline import Outcome, publish_pages
@@ -39,7 +40,7 @@ from .sources.built.compare import (
     write_report,
 )
 from .sources.built.family import Layout
-from .sources.built.floor import OldSitemap, read_base
+from .sources.built.floor import OldSitemap, generator_entry, read_base
 from .sources.built.languages import page_clusters
 from .sources.built.listed import with_lists
 from .sources.built.mapping import Sources, find_sources
@@ -105,6 +106,11 @@ def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str | None = None, 
     project = Path(os.path.abspath(source)) if source is not None else None
     name = str(writer.resolved().filename)
     require_dir(out)
+    adopted = None if settings_values["filename"] or writer.format != "xml" else \
+        generator_entry(out, name)
+    if adopted is not None and adopted != name:  # the name its pages and robots.txt give
+        writer = replace(writer, filename=adopted)
+        name = adopted
     early = detect(project) if project is not None else None
     base_url, whence = _base_url(base_url, early, out, name, source)
     try:
@@ -115,6 +121,9 @@ def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str | None = None, 
     meta = generator_meta(found)
     notes, warnings = _scan_notes(found, base, whence)
     notes[1:1] = ([f"base URL {base} from {whence}"] if whence else []) + link_notes(out, found)
+    if adopted is not None and adopted == name and name != DEFAULT_FILENAME["xml"]:
+        notes.append(f"the sitemaps are written as {name}, the generator's entry point, "
+                     "which its robots.txt and pages may name (filename chooses another)")
     pages = [p for p in found.pages if not rules.excluded(p.path)]
     unlisted = {p.url: (p.path, EXCLUDED) for p in found.pages if rules.excluded(p.path)}
     sources = find_sources(pages, out, base, layout, project,

@@ -13,6 +13,7 @@ from pathlib import Path
 from urllib.parse import unquote
 from xml.etree import ElementTree
 
+from ..._display import count
 from ...protocol import MAX_BYTES, SITEMAP_NS, XHTML_NS
 from .family import LANGUAGE
 
@@ -42,7 +43,8 @@ class OldSitemap:
         return sum(self.locs.values())
 
     def describe(self) -> str:
-        kind = f"an index of {len(self.children)} sitemaps" if self.children else "a sitemap"
+        kind = f"an index of {count(len(self.children), 'sitemap')}" if self.children \
+            else "a sitemap"
         dates = "no lastmod" if not self.dated else f"{self.dated:,} with lastmod"
         more = f" and {len(self.languages)} in language folders" if self.languages else ""
         return f"{self.name} ({kind}{more}, {len(self.locs):,} URLs, {dates})"
@@ -69,6 +71,43 @@ def read_old(out_dir: Path, name: str, base: str) -> OldSitemap | None:
             found.languages.append(language_map)
             _read_file(language_map, out_dir, base, found, found.children)
     return found if seen else None
+
+
+# where generators put their entry point when it is not sitemap.xml (Astro: an index at
+# sitemap-index.xml naming sitemap-0.xml, ...), looked for after robots.txt's lines
+ENTRY_NAMES = ("sitemap-index.xml", "sitemap_index.xml")
+
+
+def generator_entry(out_dir: Path, name: str) -> str:
+    """The file name of the generator's entry point at the output's top: ``name`` when
+    it is there; else the one robots.txt's ``Sitemap:`` lines name there; else an index
+    under the names generators use. Only a file that is a sitemap by its first bytes."""
+    if (out_dir / name).is_file():
+        return name
+    named: list[str] = []
+    try:
+        robots = (out_dir / "robots.txt").read_text("utf-8", "replace")
+    except OSError:
+        robots = ""
+    for line in robots.splitlines():
+        field, _, value = line.partition(":")
+        if field.strip().lower() == "sitemap":
+            named.append(unquote(value.strip().split("?", 1)[0].rsplit("/", 1)[-1]))
+    for candidate in [*named, *ENTRY_NAMES]:
+        path = out_dir / candidate
+        if candidate and "/" not in candidate and not candidate.startswith(".") and \
+                path.is_file() and not path.is_symlink() and _is_sitemap(path):
+            return candidate
+    return name
+
+
+def _is_sitemap(path: Path) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            start = fh.read(4096)
+    except OSError:
+        return False
+    return b"<urlset" in start or b"<sitemapindex" in start
 
 
 BASE_READ = 1 << 20  # bytes of the generator's sitemap read to find the site's URL
