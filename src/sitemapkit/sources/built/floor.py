@@ -102,12 +102,17 @@ def generator_entry(out_dir: Path, name: str) -> str:
 
 
 def _is_sitemap(path: Path) -> bool:
+    start = _head(path)
+    return b"<urlset" in start or b"<sitemapindex" in start
+
+
+def _head(path: Path) -> bytes:
+    """A file's first 4 KiB (none when it cannot be read)."""
     try:
         with open(path, "rb") as fh:
-            start = fh.read(4096)
+            return fh.read(4096)
     except OSError:
-        return False
-    return b"<urlset" in start or b"<sitemapindex" in start
+        return b""
 
 
 BASE_READ = 1 << 20  # bytes of the generator's sitemap read to find the site's URL
@@ -152,11 +157,7 @@ def _served(out_dir: Path, rest: str) -> bool:
 
 
 def _ours(path: Path) -> bool:
-    try:
-        with open(path, "rb") as fh:
-            start = fh.read(4096)
-    except OSError:
-        return False
+    start = _head(path)
     return b"\n<url><loc>" in start or b"\n<sitemap><loc>" in start
 
 
