@@ -172,43 +172,38 @@ cdef extern from *:
     int _b2b_set_lanes "sk_b2b_set_lanes"(int on) noexcept nogil
 
 
-cdef uint64_t _loc_key(const char* data, Py_ssize_t n) noexcept nogil:
-    """The 63-bit key of ``data`` (see the top of this file)."""
-    cdef uint64_t h[8]
+cdef inline void _b2b_state(const char* data, Py_ssize_t n, uint64_t param,
+                            uint64_t* h) noexcept nogil:
+    """BLAKE2b of ``data`` (unkeyed, RFC 7693) into the state ``h``; ``param`` is the
+    parameter block's first word (digest length, fanout and depth 1)."""
     cdef unsigned char block[128]
     cdef const unsigned char* p = <const unsigned char*>data
     cdef Py_ssize_t done = 0
     cdef int i
     for i in range(8):
         h[i] = sk_b2b_iv[i]
-    h[0] ^= SK_B2B_PARAM
+    h[0] ^= param
     while n - done > 128:  # every full block but the last goes in as it is
         _b2b_compress(h, p + done, <uint64_t>(done + 128), False)
         done += 128
     memset(block, 0, 128)
     memcpy(block, p + done, <size_t>(n - done))
     _b2b_compress(h, block, <uint64_t>n, True)
+
+
+cdef uint64_t _loc_key(const char* data, Py_ssize_t n) noexcept nogil:
+    """The 63-bit key of ``data`` (see the top of this file)."""
+    cdef uint64_t h[8]
+    _b2b_state(data, n, SK_B2B_PARAM, h)
     return _key_of_word(h[0])
 
 
 cdef void _loc_hash(const char* data, Py_ssize_t n, uint64_t* a, uint64_t* b) noexcept nogil:
-    """The duplicate check's key of ``data``: BLAKE2b with a 16-byte digest (unkeyed,
-    RFC 7693), its two words little-endian: ``a`` finds the slot, ``b`` tells two
-    locs with the same ``a`` apart (as ``_locset_py.loc_hash``)."""
+    """The duplicate check's key of ``data``: BLAKE2b with a 16-byte digest, its two
+    words little-endian: ``a`` finds the slot, ``b`` tells two locs with the same ``a``
+    apart (as ``_locset_py.loc_hash``)."""
     cdef uint64_t h[8]
-    cdef unsigned char block[128]
-    cdef const unsigned char* p = <const unsigned char*>data
-    cdef Py_ssize_t done = 0
-    cdef int i
-    for i in range(8):
-        h[i] = sk_b2b_iv[i]
-    h[0] ^= 0x01010010ULL  # the parameter block: digest length 16, fanout and depth 1
-    while n - done > 128:
-        _b2b_compress(h, p + done, <uint64_t>(done + 128), False)
-        done += 128
-    memset(block, 0, 128)
-    memcpy(block, p + done, <size_t>(n - done))
-    _b2b_compress(h, block, <uint64_t>n, True)
+    _b2b_state(data, n, 0x01010010ULL, h)
     a[0] = h[0]
     b[0] = h[1]
 

@@ -453,6 +453,18 @@ def test_loc_key_is_hashlibs_blake2b(impl, data):
     assert impl.module.loc_key(data) == blake2b_key(data)
 
 
+@settings(max_examples=300, deadline=None)
+@given(data=st.one_of(st.binary(max_size=400), st.binary(min_size=127, max_size=129),
+                      st.binary(min_size=255, max_size=257)))
+def test_the_duplicate_checks_key_is_hashlibs_blake2b_128(impl, data):
+    """The seen set's (slot word, check word): BLAKE2b-128's two little-endian words,
+    around the block edges, on both twins (the slot word never 0)."""
+    import hashlib
+    digest = hashlib.blake2b(data, digest_size=16).digest()
+    first = int.from_bytes(digest[:8], "little")
+    assert impl.module.loc_hash(data) == (first or 1, int.from_bytes(digest[8:], "little"))
+
+
 def keys_of(data: bytes) -> list[int]:
     from array import array
     keys = array("q")

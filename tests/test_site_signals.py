@@ -200,6 +200,17 @@ def test_only_the_pages_own_edit_link_counts(tmp_path, html, key, want):
     assert edit_link_source(path, TRACKED, key, frozenset({"de"})) == want
 
 
+def test_a_page_too_large_to_read_for_its_edit_link_is_said(tmp_path):
+    from sitemapkit.sources.built.editlinks import PageTooLarge
+    from sitemapkit.sources.built.listing import PAGE_READ_LIMIT
+    path = tmp_path / "p.html"
+    with open(path, "wb") as fh:
+        fh.write(f'<html><head></head><body><a rel=edit href="{EDIT}README.md">x</a>'.encode())
+        fh.write(b" " * PAGE_READ_LIMIT)
+    with pytest.raises(PageTooLarge):
+        edit_link_source(path, TRACKED, "guide/install", frozenset())
+
+
 def test_edit_links_date_pages_through_git(tmp_path):
     repo = Repo(tmp_path / "r")
     repo.commit("2024-01-10T09:00:00+01:00", {"docs/guide/install.md": "x\n", "README.md": "r\n"})

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import string
+import zlib
 
 # --- namespaces and file framing (rules 1-6) ---------------------------------
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -95,3 +96,22 @@ CANONICAL_URL = re.compile("https?://[" + re.escape(HOST_CANONICAL) + "]+(/"
                            + canonical_tail_pattern() + ")")
 """A URL as the writer emits it, group 1 its path and query (dot segments and
 entities apart: the rules look at those)."""
+
+
+SNIFF_BYTES = 4096  # the head read to tell a sitemap from any other file
+
+
+def looks_like_sitemap(head: bytes, name: str) -> bool:
+    """The first bytes of a file are a sitemap's: an XML urlset or sitemap index, or for
+    a text sitemap an http(s) URL on the first line; gzipped or not. What sitemapkit
+    removes must pass this: a feed, a verification file, ads.txt or llms.txt never does."""
+    if head[:2] == b"\x1f\x8b":
+        try:
+            head = zlib.decompressobj(31).decompress(head, SNIFF_BYTES)
+        except zlib.error:
+            return False
+    if name.endswith(TEXT_SUFFIXES):
+        first = head.lstrip(b"\xef\xbb\xbf \t\r\n").split(b"\n", 1)[0].strip()
+        return first.startswith((b"http://", b"https://")) and b" " not in first
+    start = head[:SNIFF_BYTES]
+    return b"<urlset" in start or b"<sitemapindex" in start

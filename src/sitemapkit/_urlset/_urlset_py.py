@@ -25,6 +25,7 @@ from ._kernels_py import crc32 as crc32
 from ._kernels_py import loc_key as loc_key
 from ._kernels_py import repeats as repeats
 from ._locset_py import LocSet as LocSet  # re-exported: part of this twin
+from ._locset_py import loc_hash as loc_hash
 from ._rows_py import ADDED as ADDED  # what offering a row answers
 from ._rows_py import DUPLICATE as DUPLICATE
 from ._rows_py import EXHAUSTED as EXHAUSTED

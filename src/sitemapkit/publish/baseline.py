@@ -24,6 +24,7 @@ class Baseline:
     record: Record | None = None
     why: str = ""  # why nothing was read
     first: bool = False  # nothing there yet (HTTP 404/410, no local record): no failure
+    local: bool = False  # the local lastmod record, which the writer compares with itself
 
     def lastmods(self) -> dict[str, str]:
         return {loc: listed.lastmod or "" for loc, listed in
@@ -53,10 +54,10 @@ def read_baseline(settings: PublishSettings, entry_url: str,
         return None
     if source in (None, LOCAL):
         previous = local.previous() if local is not None else None
-        if previous is not None:
-            record = Record(str(local.path if local else ""), alternates_known=False)
+        if local is not None and previous is not None:
+            record = Record(str(local.path), alternates_known=False)
             record.urls = {loc: Listed(lastmod or None) for loc, lastmod in previous.items()}
-            return Baseline(record.where, record)
+            return Baseline(record.where, record, local=True)
         if source == LOCAL:
             return Baseline("", why="first run here, so the lastmod record was started",
                             first=True)

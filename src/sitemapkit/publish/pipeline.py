@@ -170,7 +170,8 @@ def _compared(result: WriteResult, out: Path, settings: PublishSettings, outcome
     record = baseline.record if baseline is not None else None
     if baseline is not None:
         changes = result.changes
-        if changes is not None and changes.record is not None:
+        if changes is not None and changes.record is not None and not baseline.local:
+            # the writer compared with the local record already; anything else: here
             result.changes = changes.record.compare(baseline.lastmods()) \
                 if record is not None else Changes(baseline=True, why=baseline.why)
         if record is None and settings.indexnow is not None and \
@@ -181,9 +182,9 @@ def _compared(result: WriteResult, out: Path, settings: PublishSettings, outcome
     if not (settings.changes_report or settings.human_view):
         return
     written = read_record(out / result.entry_point)
-    diff = compare(record or Record(f"(nothing: {baseline.why if baseline else ''})"),
-                   written)
-    if settings.changes_report:
+    diff = None if baseline is None else \
+        compare(record or Record(f"(nothing: {baseline.why})"), written)
+    if settings.changes_report and diff is not None:  # a report always has a baseline
         report = Path(settings.changes_report)
         atomic_write(report, render(diff, report_format(report)))
         outcome.infos.append(f"change report: {diff.summary()} -> {shown_path(report)}")

@@ -16,7 +16,6 @@ import json
 import os
 import re
 import time
-import zlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from urllib.parse import unquote
@@ -26,10 +25,11 @@ from .._files import atomic_write as atomic_write
 from .._files import temp_path as temp_path
 from .._files import write_file as write_file
 from ..errors import OutputError
-from ..protocol import SITEMAP_SUFFIXES, TEXT_SUFFIXES
+from ..protocol import SITEMAP_SUFFIXES
+from ..protocol import SNIFF_BYTES as SNIFF_BYTES
+from ..protocol import looks_like_sitemap as looks_like_sitemap
 
 JOURNAL = "journal.json"
-SNIFF_BYTES = 4096  # the head read to tell a sitemap from any other file
 _LOC = re.compile(rb"<loc>\s*([^<]*?)\s*</loc>")
 
 
@@ -134,22 +134,6 @@ def file_of(loc: str, prefix: str) -> str | None:
         return None
     name = unquote(loc[len(prefix):].split("?", 1)[0].split("#", 1)[0])
     return name if name and "/" not in name else None
-
-
-def looks_like_sitemap(head: bytes, name: str) -> bool:
-    """The first bytes of a file are a sitemap's: an XML urlset or sitemap index, or for
-    a text sitemap an http(s) URL on the first line; gzipped or not. What sitemapkit
-    removes must pass this: a feed, a verification file, ads.txt or llms.txt never does."""
-    if head[:2] == b"\x1f\x8b":
-        try:
-            head = zlib.decompressobj(31).decompress(head, SNIFF_BYTES)
-        except zlib.error:
-            return False
-    if name.endswith(TEXT_SUFFIXES):
-        first = head.lstrip(b"\xef\xbb\xbf \t\r\n").split(b"\n", 1)[0].strip()
-        return first.startswith((b"http://", b"https://")) and b" " not in first
-    start = head[:SNIFF_BYTES]
-    return b"<urlset" in start or b"<sitemapindex" in start
 
 
 def is_sitemap_file(path: Path) -> bool:

@@ -160,13 +160,10 @@ def sorted_keys(data: bytes, impl: ModuleType) -> bytes:
     if len(keys) < 2 or bool(np.all(keys[1:] > keys[:-1])):
         return bytes(data)  # ascending and distinct already (the usual case)
     keys = np.sort(keys)
-    if len(keys) > 1:
-        keep = np.empty(len(keys), dtype=bool)
-        keep[0] = True
-        np.not_equal(keys[1:], keys[:-1], out=keep[1:])
-        if not keep.all():
-            keys = keys[keep]
-    return bytes(keys.tobytes())
+    keep = np.empty(len(keys), dtype=bool)
+    keep[0] = True
+    np.not_equal(keys[1:], keys[:-1], out=keep[1:])
+    return bytes(keys[keep].tobytes())
 
 
 REPEATS_KEYS_A_THREAD = 1 << 20  # fewer keys than this for each thread: one thread

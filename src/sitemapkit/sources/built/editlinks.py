@@ -27,6 +27,10 @@ _SOURCE_SUFFIX = re.compile(r"\.(?:md|mdx|markdown|rst|txt|ipynb|html?|adoc|org)
 _INDEX_NAMES = ("index", "_index", "readme", "README")
 
 
+class PageTooLarge(Exception):
+    """A page larger than ``PAGE_READ_LIMIT``: not read for its edit link."""
+
+
 def edit_link_source(html_path: Path, tracked: Container[str], page_key: str,
                      languages: frozenset[str] = frozenset()) -> str | None:
     """The tracked file (repository-relative) the page's own edit link names, or None.
@@ -38,7 +42,7 @@ def edit_link_source(html_path: Path, tracked: Container[str], page_key: str,
     except OSError as exc:  # the scan read its head: a failure now is not a "no link"
         raise InputError(f"cannot read {html_path}: {exc.strerror or exc}") from None
     if len(data) > PAGE_READ_LIMIT:
-        return None  # not read whole: no source known, so no date
+        raise PageTooLarge(html_path)  # not read whole: the caller counts and says it
     text = data.decode("utf-8", "replace")
     if not _REPO_PATH.search(text):
         return None

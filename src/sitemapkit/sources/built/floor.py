@@ -14,7 +14,7 @@ from urllib.parse import unquote
 from xml.etree import ElementTree
 
 from ..._display import count
-from ...protocol import MAX_BYTES, SITEMAP_NS, XHTML_NS
+from ...protocol import MAX_BYTES, SITEMAP_NS, SNIFF_BYTES, XHTML_NS, looks_like_sitemap
 from .family import LANGUAGE
 
 _URL, _LOC, _LASTMOD = f"{{{SITEMAP_NS}}}url", f"{{{SITEMAP_NS}}}loc", f"{{{SITEMAP_NS}}}lastmod"
@@ -96,21 +96,17 @@ def generator_entry(out_dir: Path, name: str) -> str:
     for candidate in [*named, *ENTRY_NAMES]:
         path = out_dir / candidate
         if candidate and "/" not in candidate and not candidate.startswith(".") and \
-                path.is_file() and not path.is_symlink() and _is_sitemap(path):
+                path.is_file() and not path.is_symlink() and \
+                looks_like_sitemap(_head(path), candidate):
             return candidate
     return name
 
 
-def _is_sitemap(path: Path) -> bool:
-    start = _head(path)
-    return b"<urlset" in start or b"<sitemapindex" in start
-
-
 def _head(path: Path) -> bytes:
-    """A file's first 4 KiB (none when it cannot be read)."""
+    """A file's first bytes (none when it cannot be read)."""
     try:
         with open(path, "rb") as fh:
-            return fh.read(4096)
+            return fh.read(SNIFF_BYTES)
     except OSError:
         return b""
 

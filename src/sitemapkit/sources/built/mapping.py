@@ -10,8 +10,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from .editlinks import edit_link_source
+from ..._display import count
+from .editlinks import PageTooLarge, edit_link_source
 from .family import LANGUAGE, Built, Known, Layout, read_map, url_key
+from .listing import PAGE_READ_LIMIT
 from .scan import BuiltPage
 
 
@@ -114,15 +116,25 @@ def _by_edit_links(result: Sources, out: Path, root: Path | None, base: str,
     tracked = _Tracked(top)
     languages = frozenset(p.name for p in out.iterdir() if p.is_dir() and
                           LANGUAGE.fullmatch(p.name))
+    large: list[str] = []
     try:
         for page in todo:
-            link = edit_link_source(out / page.path, tracked, page_key(page, base), languages)
+            try:
+                link = edit_link_source(out / page.path, tracked, page_key(page, base),
+                                        languages)
+            except PageTooLarge:
+                large.append(page.path)
+                continue
             if link:
                 result.files[page.path] = str(top / link)
                 result.by_edit_link += 1
     except _NoListing as exc:
         result.warnings.append(f"git ls-files failed in {top} ({exc}): {len(todo):,} "
                                "pages without a source are not mapped by their edit links")
+    if large:
+        result.notes.append(f"{count(len(large), 'page')} larger than "
+                            f"{PAGE_READ_LIMIT >> 20} MiB not read for an edit link, so "
+                            f"without a source (e.g. {large[0]})")
 
 
 class _NoListing(Exception):

@@ -16,7 +16,7 @@ import operator
 import os
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -24,6 +24,7 @@ from pathlib import Path
 from urllib.parse import quote, urljoin, urlsplit
 
 from ..._files import HUMAN_VIEW_GENERATOR
+from ..._urlset import LINK as LINK_SIGNALS
 from ..._urlset import USE_EXTENSIONS, PageHead, read_pages
 from ...errors import InputError, UsageError
 from ...heads.meta import ELSEWHERE, NOINDEX, REDIRECT, HtmlSignals, url_identity
@@ -88,8 +89,7 @@ def scan(out_dir: Path, base: str, beside: Callable[[], None] = lambda: None) ->
         beside()
         result = _classified(base, read_pages(root, files, subtrees), Scan())
     if links:
-        linked: list[PageHead] = [(rel, None, False, None, False, (), None) for rel in links]
-        _classified(base, linked, result)
+        _classified(base, [(rel, *LINK_SIGNALS) for rel in links], result)
         result.left.sort(key=operator.attrgetter("path"))
     if not result.pages and not result.left:
         raise UsageError(f"{out_dir} holds no HTML pages; build the site first")
@@ -130,7 +130,7 @@ def require_dir(out_dir: Path) -> None:
                          "directory, e.g. site/ or public/)")
 
 
-def _classified(base: str, heads: list[PageHead], result: Scan) -> Scan:
+def _classified(base: str, heads: Sequence[PageHead], result: Scan) -> Scan:
     """``result`` with the pages and left-out files among ``heads`` added, in order."""
     generators = result.generators
     for rel, document, noindex, canonical, redirect, alternates, generator in heads:
