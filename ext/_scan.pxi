@@ -36,9 +36,12 @@ _init_host()
 
 
 cdef inline bint _listed(bytes table, const char* p, Py_ssize_t n) noexcept:
-    """Is p[:n] one of the NUL-separated words of ``table``?"""
+    """Is p[:n] one of the NUL-separated words of ``table``? (A NUL in p is never one:
+    without that check, "daily\\0weekly" would match two neighbouring words.)"""
     cdef const char* t = <const char*>table
     cdef Py_ssize_t tn = PyBytes_GET_SIZE(table), i
+    if memchr(p, 0, n) != NULL:
+        return False
     for i in range(tn - n - 1):
         if t[i] == 0 and t[i + n + 1] == 0 and memcmp(t + i + 1, p, n) == 0:
             return True

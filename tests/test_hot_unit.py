@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from sitemapkit_fixtures import Implementation
 
 from sitemapkit import UrlEntry
+from sitemapkit._urlset._rows_py import TABLE
 from sitemapkit._urlset._urlset_py import HEAD, HEAD_XHTML, TAIL
 
 P = "https://example.com/docs/"
@@ -204,6 +205,19 @@ def test_future_lastmod_takes_the_slow_path(impl):
 )
 def test_other_shapes_take_the_slow_path(impl, entry):
     assert buffer(impl).offer(entry) == impl.module.SLOW
+
+
+@pytest.mark.parametrize("changefreq, priority", [("daily\0weekly", None), ("weekly\0", None),
+                                                 (None, "0.5\x000.6"), (None, "0.5\0")])
+def test_two_listed_words_joined_by_a_nul_are_not_one(impl, changefreq, priority):
+    """The C twin's word lists are NUL-separated: a NUL in the value must not let it
+    match two neighbouring words (the fuzzer's lines_tsv find: the C twin wrote the NUL
+    into the shard). Offered as an entry and as a TSV line."""
+    entry = UrlEntry(P + "a", "2024-01-01", changefreq, priority)
+    assert buffer(impl).offer(entry) == impl.module.SLOW
+    line = "\t".join((P + "a", "2024-01-01", changefreq or "", priority or "")) + "\n"
+    status, start, end = buffer(impl).feed_lines(line.encode(), 0, TABLE, 9, (0, 1, 2, 3), 4)
+    assert (status, start, end) == (impl.module.SLOW, 0, len(line))
 
 
 def test_changefreq_fast_path(impl):
