@@ -6,6 +6,8 @@ writer use the same ones."""
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 TMP_PREFIX = ".sitemapkit-tmp-"
@@ -61,3 +63,22 @@ def ensure_cache_dir(directory: Path) -> None:
     ignore = directory / ".gitignore"
     if (made or directory.name == "sitemapkit") and not ignore.exists():
         atomic_write(ignore, CACHE_GITIGNORE)
+
+
+def remove_dead_temp_folders(prefix: str) -> int:
+    """Remove the folders in $TMPDIR named ``prefix + pid + ...`` whose process is gone
+    (a killed run's); a folder whose pid is alive, or not named so, is left alone.
+    Returns how many were removed."""
+    removed = 0
+    for folder in Path(tempfile.gettempdir()).glob(prefix + "*"):
+        pid = folder.name[len(prefix):].split("-", 1)[0]
+        if not pid.isdigit() or not folder.is_dir() or folder.is_symlink():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+            removed += 1
+        except OSError:
+            pass  # alive, another user's
+    return removed

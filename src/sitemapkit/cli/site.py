@@ -6,8 +6,9 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
-from ..errors import SitemapkitError
+from ..errors import SitemapkitError, UsageError
 from ..options import SITE
 from .common import Subparsers, add_declared, declared_values, examples, fail
 
@@ -31,22 +32,54 @@ def add(sub: Subparsers, formatter: type[argparse.HelpFormatter]) -> None:
     s.add_argument("--map", dest="map_file", metavar="FILE",
                    help="JSON Lines {\"url\": ..., \"source\": ...}: exact page sources, "
                    "over the layout rules")
+    v = s.add_argument_group("versioned sites (mike's versions.json, or version folders)")
+    v.add_argument("--versions", nargs="+", action="extend", default=[],
+                   metavar="NAME_OR_GLOB", help="list these versions (mike: names or globs "
+                   "like '2.*', default all; otherwise the version folders, e.g. 'en/*')")
+    v.add_argument("--alias", help="mike: only the version this alias points to, e.g. latest")
+    v.add_argument("--version-ref", action="append", default=[], metavar="VERSION=REF",
+                   help="the tag, branch or commit that built a version (mike: read from "
+                   "its deploy commits)")
+    v.add_argument("--deploy-branch", metavar="BRANCH", help="mike's branch in the "
+                   "project's repository (default: the branch OUT_DIR is a checkout of, "
+                   "else gh-pages, else origin/gh-pages)")
     s.add_argument("-q", "--quiet", action="store_true", help="no summary line or notes; warnings "
                    "and errors still print")
     add_declared(s, SITE)
+
+
+def _ref(given: str) -> tuple[str, str]:
+    version, sep, ref = given.partition("=")
+    if not sep or not version or not ref:
+        raise UsageError(f"--version-ref takes VERSION=REF (a tag, branch or commit), "
+                         f"not {given!r}")
+    return version.strip("/"), ref
 
 
 def run(args: argparse.Namespace) -> int:
     values, indexnow = declared_values(args, SITE)
     try:
         from ..site import site_sitemaps  # imported on use: a faster CLI start
+        from ..site.versions import versioned_sitemaps
         from ..sources.built import detect
 
         source = args.source
         if source is None and detect(Path.cwd()) is not None:
             source = "."  # run from the project's root, as a build is: its config is here
-        outcome = site_sitemaps(args.out_dir, args.base_url, source=source,
-                                map_file=args.map_file, indexnow=indexnow, **values)
+        if args.versions and args.alias:
+            raise UsageError("give --versions or --alias, not both")
+        refs = dict(_ref(given) for given in args.version_ref)
+        outcome: Any = None
+        if not args.map_file and not indexnow:
+            outcome = versioned_sitemaps(args.out_dir, args.base_url, source=source,
+                                         versions=tuple(args.versions), alias=args.alias,
+                                         refs=refs, deploy_branch=args.deploy_branch,
+                                         **values)
+        elif args.versions or args.alias or refs:
+            raise UsageError("--map and IndexNow are not taken with a versioned site yet")
+        if outcome is None:
+            outcome = site_sitemaps(args.out_dir, args.base_url, source=source,
+                                    map_file=args.map_file, indexnow=indexnow, **values)
     except SitemapkitError as exc:
         return fail(exc)
     if not args.quiet:

@@ -7,19 +7,18 @@ validating every child. The root robots.txt keeps one ``Sitemap:`` line for it.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from fnmatch import fnmatchcase
 from pathlib import Path
 from urllib.parse import quote, unquote
 
 from .._display import count, shown_path
-from ..errors import SiteIndexError
+from ..errors import InputError, SiteIndexError
 from ..protocol import DEFAULT_MAX_BYTES, MAX_URLS
 from ..rules.urls import normalize_base_url
 from ..sources.built.floor import read_base
+from ..sources.built.versions import MIKE_FILE, mike_versions, select
 from ..validate import Report, ValidateOptions, validate
 from ..validate.urls import url_key
 from ..write import output
@@ -49,24 +48,12 @@ def select_versions(root: Path, versions: Sequence[str] = (), alias: str | None 
     """Version directories named by mike's versions.json: all, some (names or globs),
     or the one an alias points to."""
     try:
-        listing = json.loads((root / "versions.json").read_text("utf-8"))
-        known = [(str(v["version"]), [str(a) for a in v.get("aliases", [])]) for v in listing]
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise SiteIndexError(f"{root / 'versions.json'} is not a mike versions list: "
-                             f"{exc}") from None
-    if alias:
-        chosen = [v for v, aliases in known if alias in aliases]
-        if not chosen:
-            raise SiteIndexError(f"no version in {root / 'versions.json'} has the alias {alias!r} "
-                              f"(aliases: {sorted({a for _, al in known for a in al})})")
-    elif versions:
-        chosen = [v for v, _ in known if any(fnmatchcase(v, p) for p in versions)]
-        if not chosen:
-            raise SiteIndexError(f"no version matches {list(versions)} (versions: "
-                              f"{[v for v, _ in known]})")
-    else:
-        chosen = [v for v, _ in known]
-    return [root / v for v in chosen]
+        listed = mike_versions(root)
+        if listed is None:
+            raise InputError(f"{root / MIKE_FILE} is not a mike versions list: no such file")
+        return [root / v.name for v in select(listed, tuple(versions), alias)]
+    except InputError as exc:
+        raise SiteIndexError(str(exc)) from None
 
 
 def entry_point(directory: Path) -> Path:

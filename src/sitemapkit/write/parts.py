@@ -28,6 +28,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from .._files import remove_dead_temp_folders
 from ..errors import InputError
 from ..rules.model import EntryError
 from ..sources.inputs.partfiles import PartReader, part_files
@@ -163,19 +164,8 @@ SPILL_PREFIX = "sitemapkit-parts-"  # + the driver's pid: the spill folders in $
 
 
 def remove_dead_spills() -> None:
-    """Spill folders of drivers that were killed (their pid is gone); a folder whose
-    pid is alive, or that is not named as ours, is left alone."""
-    root = Path(tempfile.gettempdir())
-    for folder in root.glob(SPILL_PREFIX + "*"):
-        pid = folder.name[len(SPILL_PREFIX):].split("-", 1)[0]
-        if not pid.isdigit() or not folder.is_dir() or folder.is_symlink():
-            continue
-        try:
-            os.kill(int(pid), 0)
-        except ProcessLookupError:
-            shutil.rmtree(folder, ignore_errors=True)
-        except OSError:
-            pass  # alive, another user's
+    """Spill folders of drivers that were killed (their pid is gone)."""
+    remove_dead_temp_folders(SPILL_PREFIX)
 
 
 def _discard(storage: Storage, opts: WriterOptions, prefix: str, names: list[str]) -> None:

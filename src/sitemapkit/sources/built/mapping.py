@@ -30,6 +30,15 @@ class Sources:
     by_generator: int = 0
     by_edit_link: int = 0
 
+    def rebase(self, old: str, new: str) -> None:
+        """Sources the generator recorded under ``old`` (the folder it built from) are
+        the files at the same place under ``new`` (that folder as of another commit)."""
+        def moved(path: str) -> str:
+            return new + path[len(old):] if path == old or path.startswith(old + os.sep) \
+                else path
+        self.files = {page: moved(path) for page, path in self.files.items()}
+        self.parts = {page: tuple(map(moved, parts)) for page, parts in self.parts.items()}
+
 
 def page_key(page: BuiltPage, base: str) -> str:
     """The page's URL path under ``base``, as ``url_key`` folds it."""

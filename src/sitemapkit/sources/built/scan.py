@@ -277,3 +277,28 @@ def _same_path(canonical: str, page_url: str, base: str) -> bool:
     tail = page_url[len(base):]
     path = urlsplit(canonical).path
     return path.endswith("/" + tail) or (not tail and path.endswith("/"))
+
+
+def version_canonicals(found: Scan, root: str) -> int:
+    """One version of a versioned site (``root``: the site's URL above its versions),
+    as its pages' canonicals place them. A canonical naming the page under another
+    version folder leaves it out, as the site says (``ELSEWHERE``); one naming it at
+    ``root`` with no version is a build whose ``site_url`` lacked the version (mike
+    without its plugin): the page stays, and it is no disagreement with the base URL.
+    Returns how many pages named a version-less canonical."""
+    pages = {page.path: page for page in found.pages}
+    plain, keep = 0, []
+    for rel, canonical in found.other_base:
+        page = pages.get(rel)
+        if page is None or not canonical.startswith(root):
+            keep.append((rel, canonical))
+        elif canonical == root + _page_path(rel):
+            plain += 1
+        else:
+            del pages[rel]
+            found.left.append(LeftOut(rel, page.url, ELSEWHERE, canonical))
+    if len(pages) != len(found.pages):
+        found.pages = [page for page in found.pages if page.path in pages]
+        found.left.sort(key=operator.attrgetter("path"))
+    found.other_base = keep
+    return plain

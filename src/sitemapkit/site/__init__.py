@@ -21,17 +21,17 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ._display import count
-from .errors import ConfigError
-from .options import SITE, for_host
-from .protocol import DEFAULT_FILENAME
-from .publish.dating import page_dates
-from .publish.gitpass import dates_ahead, row_dates
-from .publish.pipeline import Outcome, publish_pages
-from .publish.settings import default_record, page_rules, publish_settings, writer_options
-from .rules.urls import normalize_base_url
-from .sources.built import detect, generator_meta, read_site
-from .sources.built.compare import (
+from .._display import count
+from ..errors import ConfigError
+from ..options import SITE, for_host
+from ..protocol import DEFAULT_FILENAME
+from ..publish.dating import page_dates
+from ..publish.gitpass import dates_ahead, row_dates
+from ..publish.pipeline import Outcome, publish_pages
+from ..publish.settings import default_record, page_rules, publish_settings, writer_options
+from ..rules.urls import normalize_base_url
+from ..sources.built import detect, generator_meta, read_site
+from ..sources.built.compare import (
     EXCLUDED,
     UNSOURCED,
     differences,
@@ -39,23 +39,24 @@ from .sources.built.compare import (
     summary,
     write_report,
 )
-from .sources.built.family import Layout
-from .sources.built.floor import OldSitemap, generator_entry, read_base
-from .sources.built.languages import page_clusters
-from .sources.built.listed import with_lists
-from .sources.built.mapping import Sources, find_sources
-from .sources.built.scan import (
+from ..sources.built.family import Layout
+from ..sources.built.floor import OldSitemap, generator_entry, read_base
+from ..sources.built.languages import page_clusters
+from ..sources.built.listed import with_lists
+from ..sources.built.mapping import Sources, find_sources
+from ..sources.built.scan import (
     SINGULAR,
     BuiltPage,
     Scan,
     link_notes,
     page_identity,
     require_dir,
+    version_canonicals,
 )
-from .sources.pages import PageRow
-from .write.output import remove_owned
+from ..sources.pages import PageRow
+from ..write.output import remove_owned
 
-HUGO_TEMPLATE = Path(__file__).parent / "data" / "hugo"  # home.sitemapkit.json, hugo.toml
+HUGO_TEMPLATE = Path(__file__).parent.parent / "data" / "hugo"  # home.sitemapkit.json, hugo.toml
 GENERATOR_NAMES = {"hugo": "Hugo", "zensical": "Zensical", "docusaurus": "Docusaurus",
                    "jekyll": "Jekyll", "mkdocs": "MkDocs", "sphinx": "Sphinx",
                    "astro": "Astro", "pelican": "Pelican", "gatsby": "Gatsby"}
@@ -86,11 +87,16 @@ def _collector_paused(run: Callable[..., Outcome]) -> Callable[..., Outcome]:
 def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str | None = None, *,
                   source: str | os.PathLike[str] | None = None,
                   map_file: str | os.PathLike[str] | None = None,
-                  indexnow: Mapping[str, Any] | None = None, **values: Any) -> Outcome:
+                  indexnow: Mapping[str, Any] | None = None,
+                  version_root: str | None = None,
+                  rebase: tuple[str, str] | None = None, **values: Any) -> Outcome:
     """Write sitemaps for the built site in ``out_dir``; ``source`` is the generator's
     project directory (its config file there says which generator built it). Without
     ``base_url``, the site's URL is the one the generator's config names, else the one
-    its own sitemap's locs give."""
+    its own sitemap's locs give. ``version_root``: ``out_dir`` is one version of a
+    versioned site at that URL (``site.versions``), whose canonicals may name another;
+    ``rebase`` (old, new): the generator's records name sources under ``old``, which
+    stand at ``new`` for this run (the project as of the version's commit)."""
     started = time.perf_counter()
     unknown = set(values) - {o.name for o in for_host(SITE)}
     if unknown:
@@ -118,8 +124,13 @@ def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str | None = None, 
     except ValueError as exc:
         raise ConfigError(f"{exc} ({whence})" if whence else str(exc)) from None
     found, layout, old = read_site(out, base, project, name, early)
+    unversioned = version_canonicals(found, version_root) if version_root else 0
     meta = generator_meta(found)
     notes, warnings = _scan_notes(found, base, whence)
+    if unversioned:
+        notes.append(f"{count(unversioned, 'page')} name a canonical URL without the version "
+                     f"(under {version_root}): listed at their version's URL (mike's plugin, "
+                     "or a site_url with the version, makes the canonicals agree)")
     notes[1:1] = ([f"base URL {base} from {whence}"] if whence else []) + link_notes(out, found)
     if adopted is not None and adopted == name and name != DEFAULT_FILENAME["xml"]:
         notes.append(f"the sitemaps are written as {name}, the generator's entry point, "
@@ -128,6 +139,8 @@ def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str | None = None, 
     unlisted = {p.url: (p.path, EXCLUDED) for p in found.pages if rules.excluded(p.path)}
     sources = find_sources(pages, out, base, layout, project,
                            Path(map_file) if map_file else None)
+    if rebase is not None:
+        sources.rebase(*rebase)
     warnings += sources.warnings + _source_warnings(sources, source, layout)
     ahead = dates_ahead(pages, sources, settings_values, source)
     rows, unsourced = _rows(pages, sources, rules, settings_values, unlisted)
@@ -150,7 +163,8 @@ def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str | None = None, 
     still = unsourced if settings_values["drop_unsourced"] else \
         sum(1 for row, date in zip(rows, dated.dates, strict=True)
             if not row.source and date is None)
-    notes += sources.notes + _unsourced_note(still, settings_values, source, layout) + \
+    notes += sources.notes + _unsourced_note(still, settings_values, source, layout,
+                                                    version_root is not None) + \
         _mapped_note(sources)
     notes += dates.notes
     if settings.dry_run:
@@ -243,13 +257,16 @@ def _mapped_note(sources: Sources) -> list[str]:
 
 
 def _unsourced_note(unsourced: int, values: Mapping[str, Any],
-                    source: str | os.PathLike[str] | None, layout: Layout | None) -> list[str]:
+                    source: str | os.PathLike[str] | None, layout: Layout | None,
+                    versioned: bool = False) -> list[str]:
     """How many pages have no source, and why: the setup's cause when there is one."""
     if not unsourced:
         return []
     what = "left out (drop_unsourced)" if values["drop_unsourced"] else \
         "listed without lastmod (none lists a page with one)"
-    if source is None:
+    if source is None and versioned:
+        why = "no source commit for this version: see the warning"
+    elif source is None:
         why = "no --source was given, so no generator config was read; run from the " \
             "project's root or pass --source with the folder that holds its config"
     elif layout is None:
