@@ -53,8 +53,9 @@ def last_change_at(repo: Repo, rev: str, path: str) -> str:
     raise AssertionError(f"no change for {path} at {rev}")
 
 
-def config(plugins: list[str]) -> str:
-    return yaml.safe_dump({"site_name": "Versions", "site_url": SITE, "plugins": plugins})
+def config(plugins: list[str], site_url: str | None = SITE) -> str:
+    settings = {"site_name": "Versions", "plugins": plugins}
+    return yaml.safe_dump({**settings, "site_url": site_url} if site_url else settings)
 
 
 # version -> (tag, the source of each page path of the version folder)
@@ -76,11 +77,11 @@ def deployed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Repo, Path]:
     repo = Repo(tmp_path_factory.mktemp("versions") / "project")
     repo.write(".gitignore", "site/\n.cache/\n")
     repo.commit("2024-01-10T10:00:00+01:00", {
-        "mkdocs.yml": config(["search"]), "docs/index.md": "# Home\n",
+        "mkdocs.yml": config(["search"], None), "docs/index.md": "# Home\n",
         "docs/guide.md": "# Guide\n", "docs/old-name.md": "# Named\n",
         "docs/setup.md": "# Setup\n"})
     repo.git("tag", "v1.0")
-    mike(repo, "deploy", "1.0")
+    mike(repo, "deploy", "1.0")  # no site_url: MkDocs' sitemap has no usable loc
     repo.commit("2024-02-20T11:00:00+00:00", {"docs/guide.md": "# Guide\n\nMore.\n"})
     repo.git("mv", "docs/old-name.md", "docs/new-name.md")
     repo.commit("2024-03-15T12:00:00-05:00", message="rename")  # pure: no change
@@ -109,6 +110,7 @@ def test_every_version_dated_as_of_its_own_commit(deployed: tuple[Repo, Path]) -
     done = sitemapkit("site", pages, "--base-url", SITE, "--source", repo.root, cwd=repo.root)
     assert done.returncode == 0, done.stderr
     assert "3 versions (1.0, 2.0, 3.0): 14 URLs" in done.stdout
+    assert "warning" not in done.stderr, done.stderr  # MkDocs' 1.0 sitemap had no site_url
     assert "alias folders not listed (their pages are their version's): latest, stable" \
         in done.stderr
     assert "source commits from mike's deploy commits on the branch of" in done.stderr
@@ -155,6 +157,9 @@ def test_an_alias_lists_its_version_and_a_missing_commit_is_named(
     assert f"gh-pages in {repo.root}" in done.stderr
     index = (export / "sitemap.xml").read_text()
     assert f"{SITE}3.0/sitemap.xml" in index and "2.0/" not in index
+    page = export / "1.0" / "setup" / "index.html"  # its canonical: another version's page
+    page.write_text(page.read_text().replace(
+        "<head>", f'<head><link rel="canonical" href="{SITE}3.0/setup/">', 1))
     missing = "0123456789abcdef0123456789abcdef01234567"
     done = sitemapkit("site", export, "--base-url", SITE, "--source", repo.root,
                       "--version-ref", f"1.0={missing}", cwd=repo.root)
@@ -163,6 +168,10 @@ def test_an_alias_lists_its_version_and_a_missing_commit_is_named(
         in done.stderr
     assert "without a source commit, so undated: 1.0" in done.stderr
     assert set(version_urls(export, "1.0").values()) == {None}
+    assert set(version_urls(export, "1.0")) == {f"{SITE}1.0/{p}" for p in ("", "guide/",
+                                                                         "old-name/")}
+    assert "1.0: 3 pages found; left out: 1 page with a canonical URL pointing elsewhere, " \
+        "1 404 page" in done.stderr
     assert version_urls(export, "3.0")[f"{SITE}3.0/api/"] == "2024-05-05T05:05:05+00:00"
     bad = sitemapkit("site", export, "--base-url", SITE, "--source", repo.root,
                      "--version-ref", "9.9=v1.0", cwd=repo.root)
