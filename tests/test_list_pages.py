@@ -8,6 +8,7 @@ per-file answers and what the built HTML shows."""
 from __future__ import annotations
 
 import re
+import tempfile
 from datetime import datetime
 from pathlib import Path
 from urllib.parse import urljoin
@@ -15,10 +16,12 @@ from urllib.parse import urljoin
 from docs_projects import mkdocs_build, mkdocs_project, sphinx_build, sphinx_project
 from gitref import reference_date
 from gitrepo import Repo
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sitemap_check import read_set
 
 from sitemapkit.publish.dating import page_dates
-from sitemapkit.sources.built.listed import main_links
+from sitemapkit.sources.built.listed import main_links, with_lists
 from sitemapkit.sources.git.dates import GitDates
 from sitemapkit.sources.pages import PageRow
 from test_site_generators import check, generator_urls, need, run, site
@@ -45,16 +48,46 @@ def test_a_list_page_takes_the_newest_own_date_of_what_it_lists_one_level_deep()
     dates = GitDates(dates=d)
     rows = [PageRow("u/a", "/p/a", "a"), PageRow("u/b", "/p/b", "b"),
             PageRow("u/", "/p/index", "index", lists=("/p/a",)),  # own T0, lists T1
-            PageRow("u/page/2", "", "page2", lists=("/p/b", "/p/gone")),  # no source
+            PageRow("u/page/2", "", "page2", lists=("/p/b", "/p/gone")),  # gone: no date
             PageRow("u/tags", "", "tags", lists=()),  # lists nothing dated: undated
             PageRow("u/x", "/p/undated", "x", lists=("/p/b",)),  # own source undated: stays
             PageRow("u/c", "/p/c", "c", parts=("/p/inc",)),  # own date: with its include
             PageRow("u/l2", "", "l2", lists=("/p/c", "/p/index"))]  # c's own date, T2
     got = page_dates(rows, dates)
-    assert got.dates == [d["/p/a"], d["/p/b"], d["/p/a"], d["/p/b"], None, None, d["/p/inc"],
+    assert got.dates == [d["/p/a"], d["/p/b"], d["/p/a"], None, None, None, d["/p/inc"],
                          d["/p/inc"]]
-    assert got.by_lists == 3
-    assert got.notes == ["3 list pages dated by the newest page they list"]
+    assert got.by_lists == 2
+    assert got.notes == ["2 list pages dated by the newest page they list",
+                         "1 list page without lastmod: each lists a page with no date, so "
+                         "how new it is cannot be told (e.g. page2 lists /p/gone)"]
+
+
+LINKED = st.lists(st.sampled_from(["a/", "/a/", "b.html", "../b.html", "c/#top", "page/2/",
+                                    "https://example.com/a/", "x/"]), max_size=6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(links=LINKED, wrap=st.sampled_from(["<main>{}</main>", "<article>{}</article>", "{}"]),
+       made=st.booleans())
+def test_a_page_without_a_known_source_is_never_dated_by_its_links(links, wrap, made):
+    """Only a list page the generator made (``made``) takes the dates of what it links
+    to; any other page without a source stays undated, whatever its body links to."""
+    d = {"/p/a": datetime.fromisoformat(T1), "/p/b": datetime.fromisoformat(T3)}
+    rows = [PageRow(SITE + "a/", "/p/a", "a/index.html"),
+            PageRow(SITE + "b.html", "/p/b", "b.html"),
+            PageRow(SITE + "x/", "", "x/index.html")]
+    body = "".join(f'<a href="{href}">l</a>' for href in links)
+    with tempfile.TemporaryDirectory() as out:
+        (Path(out) / "x").mkdir()
+        (Path(out) / "x" / "index.html").write_text(
+            "<html><body>" + wrap.format(body) + "</body></html>")
+        listed = with_lists(rows, Path(out), None, {"x/index.html"} if made else set())
+    got = page_dates(listed, GitDates(dates=d)).dates[2]
+    entries = [] if wrap == "{}" else links[:1] if wrap.startswith("<article") else links
+    targets = {urljoin(SITE + "x/", h).split("#")[0] for h in entries}
+    linked = [d[s] for url, s in ((SITE + "a/", "/p/a"), (SITE + "b.html", "/p/b"))
+              if url in targets]
+    assert got == (max(linked) if made and linked else None)
 
 
 def test_main_links_ignore_navigation_header_footer_asides_comments_and_scripts():
@@ -68,6 +101,11 @@ def test_main_links_ignore_navigation_header_footer_asides_comments_and_scripts(
                '<a href="/p/">p</a></p><article class=post><a href=/b/>b</a></article>'
     assert main_links(articles) == ["/a/", "/b/"]
     assert main_links('<body><div><a href="/only-nav/">x</a></div></body>') == []
+    blog = ('<main><nav><a href="/blog/">all</a></nav><article><header><h2><a href="/blog/one">'
+            'One</a></h2></header><p>See <a href="/docs/x">x</a></p><footer><a href="/blog/'
+            'one">Read more</a></footer></article><article><h2><a href=/blog/two>Two</a></h2>'
+            '<a href="/docs/y">y</a></article></main>')
+    assert main_links(blog) == ["/blog/one", "/blog/two"]  # each post's title, no excerpt
 
 
 # --- MkDocs: Material's blog ----------------------------------------------------------------
@@ -282,6 +320,32 @@ def test_hugo_sections_tags_and_pagination_are_dated_by_what_they_list(tmp_path)
     assert "1 page with no source file" in stderr  # tags/
 
 
+def test_a_hugo_section_listing_a_page_git_cannot_date_has_no_date_and_says_why(tmp_path):
+    """The section's newest listed page is unknown when one of them has no date (here
+    untracked): the section is undated with a note, never dated by the others."""
+    hugo = need("hugo")
+    repo = Repo(tmp_path / "h")
+    repo.commit(T0, {"hugo.toml": HUGO, ".gitignore": "public/\n.hugo_build.lock\n", **LAYOUTS,
+                     "content/_index.md": "---\ntitle: Home\n---\n",
+                     "content/docs/_index.md": "---\ntitle: Docs\n---\nThe docs.\n",
+                     "content/docs/a.md": PAGE.format(title="A", weight=1, tags="x", text="a"),
+                     "content/blog/b1.md": PAGE.format(title="B1", weight=2, tags="y",
+                                                       text="b1")})
+    repo.commit(T1, {"content/docs/a.md": PAGE.format(title="A", weight=1, tags="x",
+                                                      text="a, edited")})
+    repo.write("content/docs/new.md", PAGE.format(title="New", weight=3, tags="x", text="n"))
+    run(hugo, "--minify", "--quiet", cwd=repo.root)
+    out = repo.root / "public"
+    stderr, _ = site(out, repo.root)
+    got = lastmods(out)
+    assert got["docs/a/"] == T1 and got["blog/b1/"] == T0 and got["docs/new/"] is None
+    assert got["docs/"] is None and got["tags/x/"] is None and got["page/2/"] is None
+    assert got["tags/y/"] == T0 and got[""] == T1  # they list dated pages only
+    assert "3 list pages without lastmod: each lists a page with no date, so how new it is " \
+        "cannot be told (e.g." in stderr
+    assert "content/docs/new.md)" in stderr
+
+
 # --- Sphinx: autodoc pages are dated by the module they document ---------------------------
 def test_sphinx_autodoc_pages_are_as_new_as_the_module_they_document(tmp_path):
     repo = sphinx_project(tmp_path / "ad", {
@@ -304,21 +368,22 @@ def test_sphinx_autodoc_pages_are_as_new_as_the_module_they_document(tmp_path):
 
 def test_a_list_page_that_cannot_be_read_is_an_error_naming_it(tmp_path):
     from sitemapkit.errors import InputError
-    from sitemapkit.sources.built.listed import with_lists
 
     (tmp_path / "tags").mkdir()
     (tmp_path / "tags/index.html").write_text('<main><a href="/a/">a</a></main>')
     rows = [PageRow(SITE + "a/", "/src/a.md", "a/index.html"),
             PageRow(SITE + "tags/", "", "tags/index.html"),
             PageRow(SITE + "gone/", "", "gone/index.html")]
+    made = {"tags/index.html", "gone/index.html"}  # list pages the generator made
     try:
-        with_lists(rows, tmp_path, None)
+        with_lists(rows, tmp_path, None, made)
     except InputError as exc:
         assert "gone/index.html" in str(exc)
     else:
         raise AssertionError("a missing list page was read as listing nothing")
-    got = with_lists(rows[:2], tmp_path, None)
+    got = with_lists(rows[:2], tmp_path, None, made)
     assert got[1].lists == ("/src/a.md",) and got[0].lists == ()
+    assert with_lists(rows, tmp_path, None) == rows  # no list page made: none is read
 
 
 def test_a_mkdocstrings_handler_that_cannot_be_had_reports_every_object():

@@ -17,6 +17,7 @@ import re
 import shutil
 import subprocess
 import sys
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -233,6 +234,13 @@ def test_docusaurus_from_its_template(tmp_path, docusaurus_template, trailing):
     got = check(out, repo.root, before, report, sources)
     assert len(got) == len(before) and not report  # every URL Docusaurus listed, no other
     assert BASE + "docs/search" + slash in got and BASE + "docs/images/resize" + slash in got
+    posts = [p.relative_to(repo.root).as_posix() for p in repo.root.glob("blog/20*")
+             if p.is_dir() or p.suffix in (".md", ".mdx")]
+    post_dates = [reference_date(repo.root, next(iter(sorted(
+        (repo.root / p).glob("index.md*")))).relative_to(repo.root).as_posix()
+        if (repo.root / p).is_dir() else p) for p in posts]
+    newest_post = max(post_dates, key=datetime.fromisoformat)
+    assert got[BASE + "blog" + slash] == newest_post == DATES[1]  # its newest post: route data
     assert "Docusaurus" in stderr and "mapped by the generator's own records" in stderr
 
 

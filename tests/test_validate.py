@@ -409,3 +409,15 @@ def test_cluster_findings_name_the_file_and_line_of_the_member(tmp_path):
     report, lines = check(site)
     found = sorted((f.file, f.line) for f in report.findings if f.id == "hreflang-cluster")
     assert found == [("s1.xml", 3), ("s1.xml", 4), ("s2.xml", 5)], "\n".join(lines)
+
+
+@pytest.mark.parametrize("canonical", ["guide/index/", "guide/index.html", "guide", "guide/"])
+def test_a_canonical_naming_the_same_page_in_another_form_is_no_finding(tmp_path, canonical):
+    """Sphinx dirhtml names ``…/guide/index/`` as the canonical of ``…/guide/``: the page
+    ``sitemapkit site`` lists, one page as servers serve it (so ``--validate strict``
+    passes on a correct build)."""
+    site = make_site(tmp_path, {
+        "sitemap.xml": urlset(url(B + "guide/")),
+        "guide/index.html": HTML.format(f'<link rel="canonical" href="{B}{canonical}">')})
+    report, lines = check(site, site=True)
+    assert lines == [] and report.ok(strict=True)

@@ -84,6 +84,22 @@ def url_identity(url: str) -> tuple[str, str, str, str]:
     return parts.scheme.lower(), parts.netloc.lower(), _path_key(parts.path), parts.query
 
 
+def page_identity(url: str) -> tuple[str, str, str, str]:
+    """``url_identity`` with the forms servers serve as one page folded together:
+    ``X``, ``X/``, ``X/index.html`` and Sphinx dirhtml's ``X/index/``."""
+    scheme, host, path, query = url_identity(url)
+    if path.endswith("/index.html"):
+        path = path[: -len("index.html")]
+    path = path.rstrip("/")
+    if path.endswith("/index"):
+        path = path[: -len("/index")]
+    return scheme, host, path, query
+
+
+def same_page(a: str, b: str) -> bool:
+    return page_identity(a) == page_identity(b)
+
+
 def _path_key(path: str) -> str:
     return quote(unquote(path or "/"), safe="/:@!$&'()*+,;=~")
 

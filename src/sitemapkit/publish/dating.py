@@ -51,13 +51,19 @@ def page_dates(rows: Sequence[PageRow], dates: GitDates) -> Dated:
                  if row.source and date}
     result = Dated([])
     refused = [row for row in rows if row.undated]
+    blind: list[tuple[str, str]] = []  # (list page, a page it lists that has no date)
     for row, date in zip(rows, own, strict=True):
         if row.undated:
             result.dates.append(None)
             continue
         if row.lists and (date is not None or not row.source):  # an undated source stays so
-            latest = max((d for d in (by_source.get(s) or newest(dates, s, ())
-                                      for s in row.lists) if d is not None), default=None)
+            listed = {s: by_source.get(s) or newest(dates, s, ()) for s in row.lists}
+            unknown = next((s for s, d in listed.items() if d is None), None)
+            if unknown is not None:  # as new as what it lists, which is not all known
+                blind.append((row.label, unknown))
+                result.dates.append(None)
+                continue
+            latest = max((d for d in listed.values() if d is not None), default=None)
             if latest is not None and (date is None or latest > date):
                 date = latest
                 result.by_lists += 1
@@ -65,6 +71,10 @@ def page_dates(rows: Sequence[PageRow], dates: GitDates) -> Dated:
     if result.by_lists:
         result.notes.append(f"{count(result.by_lists, 'list page')} dated by the newest page "
                             "they list")
+    if blind:
+        result.notes.append(f"{count(len(blind), 'list page')} without lastmod: each lists a "
+                            f"page with no date, so how new it is cannot be told (e.g. "
+                            f"{blind[0][0]} lists {shown_path(blind[0][1])})")
     result.notes += undatable_parts(rows, own, dates)
     if refused:
         result.notes.append(f"{count(len(refused), 'page')} without lastmod: "

@@ -23,6 +23,7 @@ from typing import Any
 
 from .._display import count
 from ..errors import ConfigError
+from ..heads.meta import page_identity
 from ..options import SITE, for_host
 from ..protocol import DEFAULT_FILENAME
 from ..publish.dating import page_dates
@@ -49,7 +50,6 @@ from ..sources.built.scan import (
     BuiltPage,
     Scan,
     link_notes,
-    page_identity,
     require_dir,
     version_canonicals,
 )
@@ -145,7 +145,7 @@ def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str | None = None, 
     ahead = dates_ahead(pages, sources, settings_values, source)
     rows, unsourced = _rows(pages, sources, rules, settings_values, unlisted)
     if settings_values["date_lists"] and settings_values["lastmod"] != "none":
-        rows = with_lists(rows, out, layout.lists if layout else None)
+        rows = with_lists(rows, out, layout.lists if layout else None, sources.made_lists)
     rows, language_notes = _with_alternates(rows, old, pages)
     dates = row_dates(rows, settings_values, source, warnings, ahead)
     generator = layout.family if layout else GENERATOR_NAMES.get(meta, "the generator")

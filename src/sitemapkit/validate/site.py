@@ -13,7 +13,7 @@ from urllib.parse import unquote
 
 from .._display import shown_path
 from ..errors import UsageError
-from ..heads.meta import html_signals, same_url
+from ..heads.meta import html_signals, same_page
 from ..protocol import (
     DEFAULT_MAX_BYTES,
     FUTURE_TOLERANCE_SECONDS,
@@ -291,7 +291,7 @@ class _Tree:
                 "page; list its target instead")
         elif signals.noindex:
             say("warning", "page-noindex", f"{key} is marked noindex")
-        elif signals.canonical and not same_url(signals.canonical, key) and \
+        elif signals.canonical and not same_page(signals.canonical, key) and \
                 signals.canonical.startswith(("http://", "https://")):
             say("warning", "page-canonical", f"{key} names {signals.canonical} as canonical")
 

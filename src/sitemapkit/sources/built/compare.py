@@ -12,8 +12,9 @@ from pathlib import Path
 
 from ..._display import count
 from ...errors import OutputError
+from ...heads.meta import page_identity
 from .floor import OldSitemap
-from .scan import SINGULAR, Scan, page_identity
+from .scan import SINGULAR, Scan
 
 NOT_IN_OUTPUT = "no page in the output at this URL"
 EXCLUDED = "excluded (exclude)"

@@ -22,6 +22,7 @@ def detect(source: Path, generator: str) -> Layout | None:
         return None
     return Layout("Docusaurus", source, candidates,
                   known=lambda built: route_metadata(source, built.base_path, built.notes),
+                  made_lists=lambda built: list_routes(source, built.base_path, built.keys),
                   base_url=_base_url(source, config), base_from=f"{config.name} url and baseUrl")
 
 
@@ -72,3 +73,43 @@ def route_metadata(source: Path, base_path: str, notes: list[str]) -> dict[str, 
                 if known not in found.get(key, []):
                     found.setdefault(key, []).append(known)
     return found
+
+
+def list_routes(source: Path, base_path: str, keys: frozenset[str]) -> frozenset[str]:
+    """The list pages the plugins make, by URL key: every page under a blog's base path
+    that no post is (the blog index, its pages, tags, authors, the archive), and the
+    tag and category pages whose props (``.docusaurus/<plugin>/<id>/p/*.json``) name
+    them."""
+    found: set[str] = set()
+    blogs: list[str] = []
+    for path in (source / ".docusaurus").glob("*/*/*.json"):
+        if path.parent.parent.name.startswith("docusaurus-plugin-content-blog") and \
+                path.name.startswith("blogMetadata-"):
+            blog = _json(path).get("blogBasePath")
+            if isinstance(blog, str) and blog.startswith(base_path):
+                blogs.append(url_key(blog[len(base_path):]))
+    for path in (source / ".docusaurus").glob("*/*/p/*.json"):
+        found.update(url_key(link[len(base_path):]) for link in _permalinks(_json(path))
+                     if link.startswith(base_path))
+    found.update(key for key in keys for blog in blogs
+                 if key == blog or key.startswith(blog + "/"))
+    return frozenset(found)
+
+
+def _json(path: Path) -> dict[str, object]:
+    try:
+        with open(path, "rb") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _permalinks(data: object) -> list[str]:
+    """Every ``permalink`` (and ``allTagsPath``) string in a JSON value."""
+    if isinstance(data, dict):
+        return [v for k, v in data.items() if k in ("permalink", "allTagsPath") and
+                isinstance(v, str)] + [p for v in data.values() for p in _permalinks(v)]
+    if isinstance(data, list):
+        return [p for v in data for p in _permalinks(v)]
+    return []

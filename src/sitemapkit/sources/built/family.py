@@ -57,7 +57,11 @@ class Layout:
     made it, the generator's first choice first. ``known`` reads what the generator
     recorded, keyed by ``url_key``; it wins over the candidates. ``lists`` tells a
     source that makes a list page (Hugo's ``_index`` files): dated by what it lists too.
-    ``prepare`` does the part of ``known`` that needs no page, while the scan reads."""
+    ``prepare`` does the part of ``known`` that needs no page, while the scan reads.
+    ``made_lists`` names (by ``url_key``) the list pages the generator makes without a
+    source of their own (taxonomies, archives, pagination, blog indexes): only those,
+    and ``lists`` sources, are dated by what they list; any other page without a source
+    is undated, whatever it links to."""
 
     family: str  # the generator's name as messages give it ("Hugo", "Zensical")
     content: Path
@@ -65,6 +69,7 @@ class Layout:
     generated: tuple[str, ...] = field(default=())  # output paths that never have a source
     known: Callable[[Built], dict[str, list[Known]]] | None = None
     lists: Callable[[str], bool] = _never
+    made_lists: Callable[[Built], frozenset[str]] | None = None
     prepare: Callable[[], None] = _nothing  # reads what needs no page, while they are read
     base_url: str | None = None  # the site's URL as the generator's config names it
     base_from: str = ""  # where: "mkdocs.yml site_url"

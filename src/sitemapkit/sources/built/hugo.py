@@ -9,11 +9,21 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .family import Known, Layout, front_matter, join, read_config, site_url, url_key
+from .family import (
+    LANGUAGE,
+    Known,
+    Layout,
+    front_matter,
+    join,
+    read_config,
+    site_url,
+    url_key,
+)
 
 CONFIG_NAMES = ("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config.toml",
                 "config.yaml", "config.yml", "config.json")
@@ -34,7 +44,36 @@ def detect(source: Path, generator: str) -> Layout | None:
     index = ContentIndex(source, config)
     base = next((v for k, v in config.items() if k.lower() == "baseurl"), None)  # any case
     return Layout("Hugo", source, known=lambda built: index.urls(built.keys), lists=is_branch,
+                  made_lists=lambda built: made_lists(built.keys, taxonomies(config)),
                   prepare=index.build, base_url=site_url(base), base_from="Hugo's baseURL")
+
+
+def taxonomies(config: dict[str, Any]) -> frozenset[str]:
+    """The taxonomies' URL folders (``[taxonomies]`` values; Hugo's default: tags and
+    categories)."""
+    given = next((v for k, v in config.items() if k.lower() == "taxonomies"), None)
+    if isinstance(given, dict):
+        return frozenset(str(v).strip("/") for v in given.values() if v)
+    return frozenset({"tags", "categories"})
+
+
+_PAGER = re.compile(r"(?:.*/)?page/\d+")
+
+
+def made_lists(keys: frozenset[str], plurals: frozenset[str]) -> frozenset[str]:
+    """The pages Hugo makes as lists, by URL key: the home page, sections (a folder
+    page with pages below it), taxonomy and term pages (also under a language
+    folder), and every pager page (``…/page/2``)."""
+    folders = {key.rpartition("/")[0] for key in keys}
+    folders |= {f.rsplit("/", n)[0] for f in list(folders) for n in range(1, f.count("/") + 1)}
+    found = {""}
+    for key in keys:
+        segments = key.split("/")
+        language = len(segments) > 1 and LANGUAGE.fullmatch(segments[0]) is not None
+        if key in folders or _PAGER.fullmatch(key) or segments[0] in plurals or (
+                language and segments[1] in plurals):
+            found.add(key)
+    return frozenset(found)
 
 
 def is_branch(path: str) -> bool:

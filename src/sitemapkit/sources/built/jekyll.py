@@ -20,8 +20,10 @@ def detect(source: Path, generator: str) -> Layout | None:
     config = read_config(source / "_config.yml")
     content = source / str(config.get("source", "."))
     style = str(config.get("permalink", "date"))
+    pager = str(config.get("paginate_path", "/page:num/")).strip("/")
     return Layout("Jekyll", content, candidates,
                   known=lambda built: _permalinks(content, style),
+                  made_lists=lambda built: pager_pages(built.keys, pager),
                   base_url=site_url(config.get("url"), config.get("baseurl")),
                   base_from="_config.yml url and baseurl")
 
@@ -71,3 +73,13 @@ def _post_url(folder: str, name: str, meta: dict[str, object], style: str) -> st
         categories += [str(c) for c in listed if str(c) not in categories]
     path = join(*[c.lower() for c in categories], year, month, day, title)
     return path + ".html" if style == "date" else url_key(path)
+
+
+def pager_pages(keys: frozenset[str], paginate_path: str) -> frozenset[str]:
+    """The pages jekyll-paginate makes (``paginate_path``, ``page:num`` by default): the
+    second page of a list and on."""
+    if ":num" not in paginate_path:
+        return frozenset()
+    head, _, tail = paginate_path.partition(":num")
+    pattern = re.compile(re.escape(head) + r"\d+" + re.escape(tail.rstrip("/")))
+    return frozenset(key for key in keys if pattern.fullmatch(url_key(key)))

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from urllib.parse import urljoin
 
-from .scan import BuiltPage, page_identity
+from ...heads.meta import page_identity
+from .scan import BuiltPage
 
 Cluster = tuple[tuple[str, str], ...]
 

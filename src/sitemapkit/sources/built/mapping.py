@@ -29,6 +29,7 @@ class Sources:
     by_map: int = 0
     by_generator: int = 0
     by_edit_link: int = 0
+    made_lists: set[str] = field(default_factory=set)  # pages the generator made as lists
 
     def rebase(self, old: str, new: str) -> None:
         """Sources the generator recorded under ``old`` (the folder it built from) are
@@ -56,9 +57,12 @@ def find_sources(pages: list[BuiltPage], out: Path, base: str, layout: Layout | 
     keys = {page.path: page_key(page, base) for page in pages}
     built = Built(out, unquote(urlsplit(base).path), frozenset(keys.values()))
     known = layout.known(built) if layout and layout.known else {}
+    made = layout.made_lists(built) if layout and layout.made_lists else frozenset()
     exists = _Listing(os.path.realpath(layout.content)) if layout else None
     result = Sources(notes=built.notes)
     for page in pages:
+        if keys[page.path] in made:
+            result.made_lists.add(page.path)
         given = mapped.get(page.url) or mapped.get(page.path)
         recorded = _distinct(known.get(keys[page.path], []))
         if given is not None and root is not None:

@@ -4,9 +4,10 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
-from .family import Layout, join, read_config, site_url, stem
+from .family import Built, Layout, join, read_config, site_url, stem
 
 CONFIGS = {"mkdocs.yml": "MkDocs", "properdocs.yml": "ProperDocs", "zensical.toml": "Zensical"}
 
@@ -18,9 +19,11 @@ def detect(source: Path, generator: str) -> Layout | None:
             project = config.get("project", config) if name.endswith(".toml") else config
             if generator.startswith("zensical"):
                 family = "Zensical"
+            blog = blog_dir(project.get("plugins"))
             return Layout(family, source / str(project.get("docs_dir", "docs")), candidates,
                           base_url=site_url(project.get("site_url")),
-                          base_from=f"{name} site_url")
+                          base_from=f"{name} site_url",
+                          made_lists=None if blog is None else partial(blog_views, blog))
     return None
 
 
@@ -30,3 +33,24 @@ def candidates(path: str) -> list[str]:
         return [name + ".md"]
     own = [name + ".md"] if name else []
     return own + [join(name, "index.md"), join(name, "README.md")]
+
+
+def blog_views(folder: str, built: Built) -> frozenset[str]:
+    """Every page under the blog's folder (those without a source are its views)."""
+    return frozenset(key for key in built.keys
+                     if not folder or key == folder or key.startswith(folder + "/"))
+
+
+def blog_dir(plugins: object) -> str | None:
+    """The folder of Material's blog plugin (``blog_dir``, ``blog`` by default), whose
+    pages without a source are its index pages, archive and category views; None
+    without the plugin."""
+    entries = list(plugins.items()) if isinstance(plugins, dict) else \
+        [next(iter(e.items())) if isinstance(e, dict) and e else (e, None)
+         for e in plugins] if isinstance(plugins, list) else []
+    for name, settings in entries:
+        if name == "blog":
+            folder = str((settings or {}).get("blog_dir", "blog")) \
+                if isinstance(settings, dict) or settings is None else "blog"
+            return "" if folder.strip("/") == "." else folder.strip("/")
+    return None

@@ -27,7 +27,13 @@ from ..._files import HUMAN_VIEW_GENERATOR
 from ..._urlset import LINK as LINK_SIGNALS
 from ..._urlset import USE_EXTENSIONS, PageHead, read_pages
 from ...errors import InputError, UsageError
-from ...heads.meta import ELSEWHERE, NOINDEX, REDIRECT, HtmlSignals, url_identity
+from ...heads.meta import (
+    ELSEWHERE,
+    NOINDEX,
+    REDIRECT,
+    HtmlSignals,
+    same_page,
+)
 from .listing import frontier
 
 # a language folder a localized 404 page sits in: ``de``, ``pt-BR``, ``zh-hans`` (two
@@ -250,22 +256,6 @@ def _classify(rel: str, signals: HtmlSignals, page_url: str, base: str,
         result.other_base.append((rel, canonical))  # the base URL is what disagrees
         return None, page_url
     return ELSEWHERE, page_url
-
-
-def page_identity(url: str) -> tuple[str, str, str, str]:
-    """``url_identity`` with the forms servers serve as one page folded together:
-    ``X``, ``X/``, ``X/index.html`` and Sphinx dirhtml's ``X/index/``."""
-    scheme, host, path, query = url_identity(url)
-    if path.endswith("/index.html"):
-        path = path[: -len("index.html")]
-    path = path.rstrip("/")
-    if path.endswith("/index"):
-        path = path[: -len("/index")]
-    return scheme, host, path, query
-
-
-def same_page(a: str, b: str) -> bool:
-    return page_identity(a) == page_identity(b)
 
 
 def _sphinx_index(url: str) -> bool:
