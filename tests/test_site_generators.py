@@ -244,6 +244,58 @@ def test_docusaurus_from_its_template(tmp_path, docusaurus_template, trailing):
     assert "Docusaurus" in stderr and "mapped by the generator's own records" in stderr
 
 
+# --- VitePress, from the npm registry: cleanUrls, two locales, a rewrite --------------------
+VITEPRESS_CONFIG = """export default {
+  title: 'T',
+  cleanUrls: true,
+  sitemap: { hostname: '%s' },
+  rewrites: { 'guide/old-name.md': 'guide/new-name.md' },
+  locales: { root: { label: 'English', lang: 'en' }, de: { label: 'Deutsch', lang: 'de' } },
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def vitepress_modules(tmp_path_factory) -> Path:
+    need("npm")
+    where = tmp_path_factory.mktemp("vitepress")
+    (where / "package.json").write_text('{"name": "t", "private": true}\n')
+    run("npm", "install", "--no-audit", "--no-fund", "--loglevel=error", "vitepress@1",
+        cwd=where)
+    return where / "node_modules"
+
+
+def test_vitepress_clean_urls_two_locales_and_a_rewrite(tmp_path, vitepress_modules):
+    """Each page at the URL VitePress serves and lists (``…/x``, not ``x.html``), mapped
+    by the page data of its chunk (a rewritten page too), the hreflang clusters kept,
+    and nothing called stale: the same set as VitePress' sitemap, dated by git."""
+    repo = Repo(tmp_path / "v")
+    (repo.root / "node_modules").symlink_to(vitepress_modules)
+    files = {"docs/.vitepress/config.mjs": VITEPRESS_CONFIG % BASE.rstrip("/"),
+             ".gitignore": "node_modules\ndocs/.vitepress/dist\ndocs/.vitepress/cache\n",
+             "docs/index.md": "# Home\n", "docs/guide/intro.md": "# Intro\n",
+             "docs/guide/old-name.md": "# Renamed at build\n",
+             "docs/de/index.md": "# Start\n", "docs/de/guide/intro.md": "# Einführung\n"}
+    dated_history(repo, files, {1: {"docs/guide/intro.md": "# Intro\n\nMore.\n"},
+                                2: {"docs/guide/old-name.md": "# Renamed at build\n\nNew.\n"}})
+    run(vitepress_modules / ".bin" / "vitepress", "build", "docs", cwd=repo.root)
+    out = repo.root / "docs/.vitepress/dist"
+    before = generator_urls(out)
+    assert BASE + "guide/intro" in before and BASE + "guide/new-name" in before
+    stderr, report = site(out, repo.root / "docs", "--validate", "strict")
+    got = check(out, repo.root, before, report, {
+        "": "docs/index.md", "guide/intro": "docs/guide/intro.md",
+        "guide/new-name": "docs/guide/old-name.md", "de/": "docs/de/index.md",
+        "de/guide/intro": "docs/de/guide/intro.md"})
+    assert set(got) == set(before) and not report
+    urls = {u.loc: u for u in read_set(out, BASE).urls}
+    assert sorted(urls[BASE + "guide/intro"].alternates) == [
+        ("de", BASE + "de/guide/intro"), ("en", BASE + "guide/intro")]
+    assert "5 pages mapped by the generator's own records" in stderr
+    assert "listed without .html, as VitePress' cleanUrls serves them" in stderr
+    assert "stale" not in stderr and "warning:" not in stderr, stderr
+
+
 # --- Zensical, two languages, configured by mkdocs.yml -----------------------------------
 ZENSICAL = """site_name: T
 site_url: {url}

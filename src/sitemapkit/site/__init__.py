@@ -59,7 +59,8 @@ from ..write.output import remove_owned
 HUGO_TEMPLATE = Path(__file__).parent.parent / "data" / "hugo"  # home.sitemapkit.json, hugo.toml
 GENERATOR_NAMES = {"hugo": "Hugo", "zensical": "Zensical", "docusaurus": "Docusaurus",
                    "jekyll": "Jekyll", "mkdocs": "MkDocs", "sphinx": "Sphinx",
-                   "astro": "Astro", "pelican": "Pelican", "gatsby": "Gatsby"}
+                   "astro": "Astro", "pelican": "Pelican", "gatsby": "Gatsby",
+                   "vitepress": "VitePress"}
 
 
 def defaults() -> dict[str, Any]:
@@ -144,6 +145,7 @@ def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str | None = None, 
     warnings += sources.warnings + _source_warnings(sources, source, layout)
     ahead = dates_ahead(pages, sources, settings_values, source)
     rows, unsourced = _rows(pages, sources, rules, settings_values, unlisted)
+    rows, served_notes = _served_at(rows, old, layout)
     if settings_values["date_lists"] and settings_values["lastmod"] != "none":
         rows = with_lists(rows, out, layout.lists if layout else None, sources.made_lists)
     rows, language_notes = _with_alternates(rows, old, pages)
@@ -172,7 +174,7 @@ def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str | None = None, 
             after_write.append(f"would replace {possessive(generator)} {old.describe()}")
     else:
         after_write += _map_artifacts(map_file, out)
-    notes += language_notes + floor_notes + after_write
+    notes += served_notes + language_notes + floor_notes + after_write
     outcome.infos[1:1] = notes
     outcome.warnings[:0] = warnings + floor_warnings + dates.warnings
     if settings.validate == "strict" and outcome.warnings:  # --validate strict: they fail
@@ -227,6 +229,7 @@ def _source_warnings(sources: Sources, source: str | os.PathLike[str] | None,
                         f"{sources.conflicts[0]}")
     if source is not None and layout is None:
         warnings.append(f"no generator config (mkdocs.yml, hugo.toml, docusaurus.config.js, "
+                        ".vitepress/config.*, "
                         f"conf.py, ...) in {source}: pages are dated only through --map and "
                         "edit links")
     return warnings
@@ -246,6 +249,26 @@ def _rows(pages: list[BuiltPage], sources: Sources, rules: Any, values: Mapping[
         rows.append(PageRow(page.url, source, page.path, changefreq, priority,
                             parts=sources.parts.get(page.path, ())))
     return rows, unsourced
+
+
+def _served_at(rows: list[PageRow], old: OldSitemap | None, layout: Layout | None
+               ) -> tuple[list[PageRow], list[str]]:
+    """Each page at the URL it is served at: ``…/x`` for the file ``x.html`` where the
+    generator serves clean URLs (VitePress ``cleanUrls``), or where its sitemap lists
+    the page so (Docusaurus ``trailingSlash: false``, Astro ``build.format: 'file'``)."""
+    clean = layout is not None and layout.clean_urls
+    floor = old.locs if old is not None else {}
+    moved, out = 0, []
+    for row in rows:
+        if row.loc.endswith(".html") and row.loc not in floor and (
+                clean or row.loc[: -len(".html")] in floor):
+            row = replace(row, loc=row.loc[: -len(".html")])
+            moved += 1
+        out.append(row)
+    why = f"{possessive(layout.family)} cleanUrls" if clean and layout else \
+        "the generator's sitemap"
+    return out, [f"{count(moved, 'page')} listed without .html, as {why} serves them"
+                 ] if moved else []
 
 
 def _mapped_note(sources: Sources) -> list[str]:

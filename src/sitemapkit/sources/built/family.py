@@ -70,6 +70,7 @@ class Layout:
     known: Callable[[Built], dict[str, list[Known]]] | None = None
     lists: Callable[[str], bool] = _never
     made_lists: Callable[[Built], frozenset[str]] | None = None
+    clean_urls: bool = False  # ``x.html`` is served and listed at ``…/x`` (VitePress)
     prepare: Callable[[], None] = _nothing  # reads what needs no page, while they are read
     base_url: str | None = None  # the site's URL as the generator's config names it
     base_from: str = ""  # where: "mkdocs.yml site_url"

@@ -1,0 +1,70 @@
+"""VitePress: its config is ``.vitepress/config.*`` in the docs root (the folder given
+to ``vitepress build``: ``--source`` or its ``docs/``). Each built page loads one
+JavaScript chunk (``assets/<page>.md.<hash>.lean.js``) whose page data names the
+page's ``relativePath`` (its URL, after ``rewrites``) and ``filePath`` (its source
+under ``srcDir``): the generator's own record of every page's source. With
+``cleanUrls`` the page ``x.html`` is served, and listed, at ``…/x``."""
+
+from __future__ import annotations
+
+import re
+from functools import partial
+from pathlib import Path
+
+from .family import Built, Known, Layout, assigned, join, site_url, stem, url_key
+
+CONFIGS = ("config.mts", "config.ts", "config.mjs", "config.js", "config.cts", "config.cjs")
+_PAGE_DATA = re.compile(rb'"relativePath":"((?:[^"\\]|\\.)*)","filePath":"((?:[^"\\]|\\.)*)"')
+_CLEAN = re.compile(r"^\s*cleanUrls\s*:\s*true\b", re.MULTILINE)
+
+
+def detect(source: Path, generator: str) -> Layout | None:
+    for root in (source, source / "docs"):
+        config = next((root / ".vitepress" / n for n in CONFIGS
+                       if (root / ".vitepress" / n).is_file()), None)
+        if config is None:
+            continue
+        content = root / (assigned(config, "srcDir") or ".")
+        text = config.read_text("utf-8", errors="replace")
+        return Layout("VitePress", content, candidates,
+                      known=partial(page_data, content=content),
+                      base_url=site_url(_value(text, "hostname"), _value(text, "base")),
+                      base_from=f"{config.name} sitemap.hostname and base",
+                      clean_urls=_CLEAN.search(text) is not None)
+    return None
+
+
+def _value(text: str, key: str) -> str | None:
+    """A string literal the config assigns to ``key`` anywhere (``sitemap: { hostname:
+    '…' }`` sits inside an object)."""
+    found = re.search(rf"""\b{key}\s*:\s*(["'`])([^"'`\n]*)\1""", text)
+    return found[2] if found else None
+
+
+def candidates(path: str) -> list[str]:
+    name, directory = stem(path)
+    return [join(name, "index.md")] if directory else [name + ".md"]
+
+
+def page_data(built: Built, content: Path) -> dict[str, list[Known]]:
+    """URL key (of the built ``.html`` file) -> the source its chunk names."""
+    found: dict[str, list[Known]] = {}
+    chunks = sorted((built.out / "assets").glob("*.md.*.lean.js"))
+    if not chunks:
+        built.notes.append(f"no VitePress page chunks in {built.out / 'assets'}: pages map "
+                           "by file name")
+    for chunk in chunks:
+        try:
+            data = chunk.read_bytes()
+        except OSError:
+            continue
+        match = _PAGE_DATA.search(data)
+        if match is None:
+            continue
+        relative, source = (m.decode("utf-8", "replace").replace("\\/", "/") for m in
+                            match.groups())
+        if not relative.endswith(".md"):
+            continue
+        key = url_key(relative[: -len(".md")] + ".html")
+        found.setdefault(key, []).append(Known(str(content / source)))
+    return found
