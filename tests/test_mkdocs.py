@@ -164,6 +164,15 @@ def test_existing_robots_txt_is_kept_and_never_doubled(tmp_path):
         f"{robots}\nSitemap: {SITE}sitemap.xml\n"
 
 
+@pytest.mark.parametrize("line", ["Sitemap: HTTPS://Example.com/sitemap.xml",
+                                  "  sitemap:https://example.com:443/sitemap.xml"])
+def test_a_robots_line_naming_the_index_in_another_spelling_is_not_doubled(tmp_path, line):
+    robots = f"User-agent: *\nDisallow:\n\n{line}\n"
+    repo = mkdocs_project(tmp_path / "p", {**PAGES, "robots.txt": robots})
+    mkdocs_build(repo.root)
+    assert (repo.root / "site/robots.txt").read_text() == robots
+
+
 def test_sub_path_site(tmp_path):
     base = "https://example.com/docs/v2/"
     repo = mkdocs_project(tmp_path / "p", PAGES, {"site_url": base})

@@ -7,6 +7,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from .._files import atomic_write
+from ..validate.urls import url_key
 
 
 def robots_sitemap_line(robots: Path, sitemap_urls: Iterable[str]) -> bool:
@@ -15,9 +16,9 @@ def robots_sitemap_line(robots: Path, sitemap_urls: Iterable[str]) -> bool:
     Returns True when the file changed. Existing content is kept byte for byte.
     """
     text = robots.read_text("utf-8") if robots.exists() else ""
-    present = {line.split(":", 1)[1].strip() for line in text.splitlines()
-               if line.lower().startswith("sitemap:")}
-    missing = [u for u in sitemap_urls if u not in present]
+    present = {url_key(line.split(":", 1)[1].strip()) for line in text.splitlines()
+               if line.strip().lower().startswith("sitemap:")}  # one URL in any spelling
+    missing = [u for u in sitemap_urls if url_key(u) not in present]
     if not missing:
         return False
     if text and not text.endswith("\n"):
