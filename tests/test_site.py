@@ -260,6 +260,7 @@ def test_hugo_stale_output_is_reported(tmp_path):
     out = repo.root / "public"
     (out / "gone").mkdir()
     (out / "gone/index.html").write_text("<html><head><title>x</title></head></html>")
+    os.utime(out / "gone/index.html", (1_500_000_000, 1_500_000_000))  # an earlier build's
     done = site(out, source=repo.root)
     assert "1 page in the output is not in Hugo's sitemap.xml, e.g. gone/index.html" \
         in done.stderr

@@ -248,7 +248,8 @@ def test_docusaurus_from_its_template(tmp_path, docusaurus_template, trailing):
 VITEPRESS_CONFIG = """export default {
   title: 'T',
   cleanUrls: true,
-  sitemap: { hostname: '%s' },
+  sitemap: { hostname: '%s',
+             transformItems: (items) => items.filter((i) => !i.url.includes('internal')) },
   rewrites: { 'guide/old-name.md': 'guide/new-name.md' },
   locales: { root: { label: 'English', lang: 'en' }, de: { label: 'Deutsch', lang: 'de' } },
 }
@@ -275,25 +276,39 @@ def test_vitepress_clean_urls_two_locales_and_a_rewrite(tmp_path, vitepress_modu
              ".gitignore": "node_modules\ndocs/.vitepress/dist\ndocs/.vitepress/cache\n",
              "docs/index.md": "# Home\n", "docs/guide/intro.md": "# Intro\n",
              "docs/guide/old-name.md": "# Renamed at build\n",
-             "docs/de/index.md": "# Start\n", "docs/de/guide/intro.md": "# Einführung\n"}
+             "docs/de/index.md": "# Start\n", "docs/de/guide/intro.md": "# Einführung\n",
+             "docs/internal.md": "# Not for search engines\n"}
     dated_history(repo, files, {1: {"docs/guide/intro.md": "# Intro\n\nMore.\n"},
                                 2: {"docs/guide/old-name.md": "# Renamed at build\n\nNew.\n"}})
     run(vitepress_modules / ".bin" / "vitepress", "build", "docs", cwd=repo.root)
     out = repo.root / "docs/.vitepress/dist"
     before = generator_urls(out)
     assert BASE + "guide/intro" in before and BASE + "guide/new-name" in before
-    stderr, report = site(out, repo.root / "docs", "--validate", "strict")
+    assert BASE + "internal" not in before and (out / "internal.html").is_file()
+    stale = out / "old-page.html"  # left by an earlier build: older than this one's pages
+    stale.write_text((out / "guide/intro.html").read_text())
+    os.utime(stale, (1_500_000_000, 1_500_000_000))
+    stderr, report = site(out, repo.root / "docs")
     got = check(out, repo.root, before, report, {
         "": "docs/index.md", "guide/intro": "docs/guide/intro.md",
         "guide/new-name": "docs/guide/old-name.md", "de/": "docs/de/index.md",
         "de/guide/intro": "docs/de/guide/intro.md"})
-    assert set(got) == set(before) and not report
+    assert set(got) == set(before) | {BASE + "old-page"}  # the stale file is listed
+    assert [r["url"] for r in report] == [BASE + "old-page"]
     urls = {u.loc: u for u in read_set(out, BASE).urls}
     assert sorted(urls[BASE + "guide/intro"].alternates) == [
         ("de", BASE + "de/guide/intro"), ("en", BASE + "guide/intro")]
-    assert "5 pages mapped by the generator's own records" in stderr
+    assert "6 pages mapped by the generator's own records" in stderr
     assert "listed without .html, as VitePress' cleanUrls serves them" in stderr
-    assert "stale" not in stderr and "warning:" not in stderr, stderr
+    assert "1 page built in this run that VitePress' sitemap leaves out (its config excludes " \
+        "them) left out too, e.g. internal.html" in stderr
+    assert "1 page in the output is not in VitePress' sitemap.xml, e.g. old-page.html: stale " \
+        "files" in stderr
+    first = (out / "sitemap.xml").read_bytes()
+    again, _ = site(out, repo.root / "docs")  # on its own set: the same set
+    assert (out / "sitemap.xml").read_bytes() == first and "e.g. internal.html" in again
+    site(out, repo.root / "docs", "--keep-unlisted")
+    assert BASE + "internal" in {u.loc for u in read_set(out, BASE).urls}
 
 
 # --- Zensical, two languages, configured by mkdocs.yml -----------------------------------

@@ -181,6 +181,9 @@ OPTIONS: tuple[Option, ...] = (
        section="output"),
     _o("drop_unsourced", False, "leave out pages with no source file (taxonomies, archives); "
        "by default they are listed without lastmod", (SITE,)),
+    _o("keep_unlisted", False, "list the pages the generator built in this run but left out "
+       "of its own sitemap (its config excludes them; by default they stay out, and are "
+       "named); older files it does not list are listed either way, as stale", (SITE,)),
     _o("report", None, "JSON Lines file naming every URL the generator's own sitemap listed "
        "that is left out (with its reason) and every page listed that it did not", (SITE,),
        str, NONE, metavar="FILE", section="publish"),

@@ -146,6 +146,10 @@ def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str | None = None, 
     ahead = dates_ahead(pages, sources, settings_values, source)
     rows, unsourced = _rows(pages, sources, rules, settings_values, unlisted)
     rows, served_notes = _served_at(rows, old, layout)
+    rows, unlisted_notes = _unlisted_by_generator(
+        rows, old, out, settings_values, unlisted,
+        layout.family if layout else GENERATOR_NAMES.get(generator_meta(found), "the generator"))
+    served_notes[:0] = unlisted_notes
     if settings_values["date_lists"] and settings_values["lastmod"] != "none":
         rows = with_lists(rows, out, layout.lists if layout else None, sources.made_lists)
     rows, language_notes = _with_alternates(rows, old, pages)
@@ -269,6 +273,51 @@ def _served_at(rows: list[PageRow], old: OldSitemap | None, layout: Layout | Non
         "the generator's sitemap"
     return out, [f"{count(moved, 'page')} listed without .html, as {why} serves them"
                  ] if moved else []
+
+
+CONFIG_EXCLUDED = "not in the generator's sitemap, built in this run: its config leaves it out"
+SAMPLED = 256  # pages the generator listed whose times say when this build wrote
+
+
+def _unlisted_by_generator(rows: list[PageRow], old: OldSitemap | None, out: Path,
+                           values: Mapping[str, Any], unlisted: dict[str, tuple[str, str]],
+                           generator: str) -> tuple[list[PageRow], list[str]]:
+    """Leave out what the generator built in this run and left out of its own sitemap
+    on purpose (VitePress ``transformItems``, Docusaurus ``ignorePatterns``, Astro's
+    ``filter``). "In this run": not older than the pages it did list (a sample of them:
+    an error either way lists the page, as before). An older page is a stale file.
+    Our own set from an earlier run on this output stands for the generator's, so a
+    second run without a new build gives the same set."""
+    if old is None or not old.locs or values["keep_unlisted"]:
+        return rows, []
+    floor = {page_identity(loc) for loc in old.locs}
+    outside = [i for i, row in enumerate(rows) if page_identity(row.loc) not in floor]
+    if not outside:
+        return rows, []
+    inside = [row for row in rows if page_identity(row.loc) in floor]
+    step = max(1, len(inside) // SAMPLED)
+    times = [t for row in inside[::step] if (t := _mtime(out / row.label)) is not None]
+    if not times:
+        return rows, []
+    start = min(times) - 2  # file systems with coarse times
+    gone = {i for i in outside if (t := _mtime(out / rows[i].label)) is not None and t >= start}
+    for i in sorted(gone):
+        unlisted[rows[i].loc] = (rows[i].label, CONFIG_EXCLUDED)
+    if not gone:
+        return rows, []
+    first = rows[min(gone)]
+    whose = "the sitemap an earlier run wrote here" if old.ours else \
+        f"{possessive(generator)} sitemap"
+    return [row for i, row in enumerate(rows) if i not in gone], [
+        f"{count(len(gone), 'page')} built in this run that {whose} leaves out (its config "
+        f"excludes them) left out too, e.g. {first.label} (keep_unlisted lists them)"]
+
+
+def _mtime(path: Path) -> float | None:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return None
 
 
 def _mapped_note(sources: Sources) -> list[str]:
