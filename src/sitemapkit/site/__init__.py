@@ -233,7 +233,7 @@ def _source_warnings(sources: Sources, source: str | os.PathLike[str] | None,
                         f"{sources.conflicts[0]}")
     if source is not None and layout is None:
         warnings.append(f"no generator config (mkdocs.yml, hugo.toml, docusaurus.config.js, "
-                        ".vitepress/config.*, "
+                        ".vitepress/config.*, astro.config.*, "
                         f"conf.py, ...) in {source}: pages are dated only through --map and "
                         "edit links")
     return warnings
