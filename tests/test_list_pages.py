@@ -281,17 +281,23 @@ LAYOUTS = {
 PAGE = "---\ntitle: {title}\nweight: {weight}\ntags: [{tags}]\n---\n{text}\n"
 
 
-def test_hugo_sections_tags_and_pagination_are_dated_by_what_they_list(tmp_path):
-    hugo = need("hugo")
+def hugo_repo(tmp_path: Path, more: dict[str, str], post_weight: int) -> Repo:
+    """A Hugo site's first commit (T0): home, a docs section with page a, a blog post
+    b1 (weighted ``post_weight``), and ``more``."""
     repo = Repo(tmp_path / "h")
     repo.commit(T0, {"hugo.toml": HUGO, ".gitignore": "public/\n.hugo_build.lock\n", **LAYOUTS,
                      "content/_index.md": "---\ntitle: Home\n---\n",
                      "content/docs/_index.md": "---\ntitle: Docs\n---\nThe docs.\n",
                      "content/docs/a.md": PAGE.format(title="A", weight=1, tags="x", text="a"),
-                     "content/docs/b.md": PAGE.format(title="B", weight=2, tags="x, y",
-                                                      text="b"),
-                     "content/blog/b1.md": PAGE.format(title="B1", weight=3, tags="y",
-                                                       text="b1")})
+                     "content/blog/b1.md": PAGE.format(title="B1", weight=post_weight,
+                                                       tags="y", text="b1"), **more})
+    return repo
+
+
+def test_hugo_sections_tags_and_pagination_are_dated_by_what_they_list(tmp_path):
+    hugo = need("hugo")
+    repo = hugo_repo(tmp_path, {"content/docs/b.md": PAGE.format(title="B", weight=2,
+                                                                  tags="x, y", text="b")}, 3)
     repo.commit(T1, {"content/docs/a.md": PAGE.format(title="A", weight=1, tags="x",
                                                       text="a, edited")})
     repo.commit(T2, {"content/blog/b1.md": PAGE.format(title="B1", weight=3, tags="y",
@@ -324,13 +330,7 @@ def test_a_hugo_section_listing_a_page_git_cannot_date_has_no_date_and_says_why(
     """The section's newest listed page is unknown when one of them has no date (here
     untracked): the section is undated with a note, never dated by the others."""
     hugo = need("hugo")
-    repo = Repo(tmp_path / "h")
-    repo.commit(T0, {"hugo.toml": HUGO, ".gitignore": "public/\n.hugo_build.lock\n", **LAYOUTS,
-                     "content/_index.md": "---\ntitle: Home\n---\n",
-                     "content/docs/_index.md": "---\ntitle: Docs\n---\nThe docs.\n",
-                     "content/docs/a.md": PAGE.format(title="A", weight=1, tags="x", text="a"),
-                     "content/blog/b1.md": PAGE.format(title="B1", weight=2, tags="y",
-                                                       text="b1")})
+    repo = hugo_repo(tmp_path, {}, 2)
     repo.commit(T1, {"content/docs/a.md": PAGE.format(title="A", weight=1, tags="x",
                                                       text="a, edited")})
     repo.write("content/docs/new.md", PAGE.format(title="New", weight=3, tags="x", text="n"))

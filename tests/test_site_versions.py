@@ -41,16 +41,8 @@ def mike(repo: Repo, *args: str) -> None:
 
 
 def last_change_at(repo: Repo, rev: str, path: str) -> str:
-    """Reference: git's per-file answer at ``rev`` (``git log -1 --follow``, a pure
-    rename being no change)."""
-    out = repo.git("log", "--follow", "-M", "--name-status", "--format=@%cI", rev, "--", path)
-    when = None
-    for line in out.splitlines():
-        if line.startswith("@"):
-            when = line[1:]
-        elif line and when and not line.startswith("R100"):
-            return when
-    raise AssertionError(f"no change for {path} at {rev}")
+    """Reference: git's per-file answer at ``rev`` (a pure rename being no change)."""
+    return repo.last_change(path, rev=rev)
 
 
 def config(plugins: list[str], site_url: str | None = SITE) -> str:

@@ -38,10 +38,10 @@ class Repo:
         self.git("commit", "-q", "--allow-empty", "-m", message, env=env)
         return self.git("rev-parse", "HEAD").strip()
 
-    def last_change(self, path: str, kind: str = "c") -> str:
-        """Reference: per-file `git log -1`, skipping pure renames (R100)."""
+    def last_change(self, path: str, kind: str = "c", rev: str = "HEAD") -> str:
+        """Reference: per-file `git log -1` at ``rev``, skipping pure renames (R100)."""
         out = self.git("log", "--follow", "-M", "--name-status", f"--format=@%{kind}I",
-                       "--", path)
+                       rev, "--", path)
         when = None
         for line in out.splitlines():
             if line.startswith("@"):
