@@ -31,6 +31,7 @@ from ..rules.urls import normalize_base_url
 from ..sources.built.mapping import repository_top
 from ..sources.built.scan import require_dir
 from ..sources.built.versions import Version, Versions, deployed_refs, find_versions
+from ..sources.git.commands import GitFailed
 from ..sources.git.revision import Revisions
 from . import site_sitemaps
 
@@ -113,11 +114,17 @@ def _one(version: Version, commit: str | None, out: Path, base: str, project: Pa
     name = version.name
     source = None
     where = ""
+    failed = None
     if commit is not None and project is not None and top is not None:
-        tree = revisions.at(commit)
-        source = tree / project.relative_to(top)
-        where = str(tree)
-    else:
+        try:
+            tree = revisions.at(commit)
+            source = tree / project.relative_to(top)
+            where = str(tree)
+        except GitFailed as exc:  # said, and the version's pages go out undated
+            failed = f"{name}: cannot check out {commit[:12]} ({exc})"
+    if failed is not None:
+        result.warnings.append(f"{failed}: its pages are listed without lastmod")
+    elif source is None:
         result.warnings.append(f"{name}: {_why_undated(version, project, top)}: its pages "
                                "are listed without lastmod")
     rebase = (str(top), where) if where and top is not None else None
