@@ -1,9 +1,8 @@
-# Included by _urlset_c.pyx: the partition key, a 63-bit BLAKE2b of a canonical loc
-# (twin: hashlib.blake2b(loc, digest_size=8) in _urlset_py.loc_key). RFC 7693, unkeyed,
-# 8-byte digest; the key is that digest read big-endian, shifted right by one bit.
-# A keyed buffer with nothing to drop (a partition's first pass) defers the key of each
-# loc it wrote as it is, and computes them four at a time (AVX2 lanes where the CPU has
-# them, else one by one) from the shard before it is handed over or written over.
+# Included by _urlset_c.pyx: BLAKE2b (RFC 7693, unkeyed) for the duplicate check's
+# 128-bit key of a canonical loc (twin: hashlib.blake2b(loc, digest_size=16) in
+# _locset_py.loc_hash), and the partition keys made from it (twin: _kernels_py): the
+# slot word shifted right one bit, then the check word, 16 bytes a key, ordered by
+# (first, second) word as signed 64-bit numbers.
 
 cdef extern from *:
     """
@@ -59,117 +58,10 @@ cdef extern from *:
         h[0] ^= v0 ^ v8; h[1] ^= v1 ^ v9; h[2] ^= v2 ^ v10; h[3] ^= v3 ^ v11;
         h[4] ^= v4 ^ v12; h[5] ^= v5 ^ v13; h[6] ^= v6 ^ v14; h[7] ^= v7 ^ v15;
     }
-    /* The digest's first word of up to SK_LANES messages of at most one block each.
-       One compression is a chain of dependent steps, so a message at a time leaves
-       most of the core idle; with AVX2 four messages go through one compression
-       side by side, one per 64-bit lane (about three times the keys a second). */
-    enum { SK_LANES = 4, SK_BLOCK = 128 };
-    /* h[0]'s parameter block: digest length 8, no key, fanout 1, depth 1 */
-    #define SK_B2B_PARAM 0x01010008ULL
-    static uint64_t sk_b2b_first_word(const unsigned char* msg, size_t n) {
-        uint64_t h[8];
-        unsigned char block[SK_BLOCK];
-        int i;
-        for (i = 0; i < 8; i++) h[i] = sk_b2b_iv[i];
-        h[0] ^= SK_B2B_PARAM;
-        memset(block, 0, SK_BLOCK);
-        memcpy(block, msg, n);
-        sk_b2b_compress(h, block, (uint64_t)n, 1);
-        return h[0];
-    }
-    #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    #include <immintrin.h>
-    #define SKV_ADD(x, y) _mm256_add_epi64((x), (y))
-    #define SKV_XOR(x, y) _mm256_xor_si256((x), (y))
-    #define SKV_R32(x) _mm256_shuffle_epi32((x), 0xB1)
-    #define SKV_R24(x) _mm256_shuffle_epi8((x), r24)
-    #define SKV_R16(x) _mm256_shuffle_epi8((x), r16)
-    #define SKV_R63(x) _mm256_or_si256(_mm256_srli_epi64((x), 63), SKV_ADD((x), (x)))
-    #define SKV_G(r, i, a, b, c, d) do { \
-        a = SKV_ADD(SKV_ADD(a, b), m[sk_b2b_sigma[r][2 * (i)]]); d = SKV_R32(SKV_XOR(d, a)); \
-        c = SKV_ADD(c, d); b = SKV_R24(SKV_XOR(b, c)); \
-        a = SKV_ADD(SKV_ADD(a, b), m[sk_b2b_sigma[r][2 * (i) + 1]]); \
-        d = SKV_R16(SKV_XOR(d, a)); c = SKV_ADD(c, d); b = SKV_R63(SKV_XOR(b, c)); } while (0)
-    #define SKV_ROUND(r) do { \
-        SKV_G(r, 0, v0, v4, v8, v12); SKV_G(r, 1, v1, v5, v9, v13); \
-        SKV_G(r, 2, v2, v6, v10, v14); SKV_G(r, 3, v3, v7, v11, v15); \
-        SKV_G(r, 4, v0, v5, v10, v15); SKV_G(r, 5, v1, v6, v11, v12); \
-        SKV_G(r, 6, v2, v7, v8, v13); SKV_G(r, 7, v3, v4, v9, v14); } while (0)
-    __attribute__((target("avx2")))
-    static void sk_b2b_first_words_avx2(const unsigned char* const* msg, const size_t* n,
-                                        uint64_t* out) {
-        const __m256i r16 = _mm256_setr_epi8(2, 3, 4, 5, 6, 7, 0, 1, 10, 11, 12, 13, 14,
-            15, 8, 9, 2, 3, 4, 5, 6, 7, 0, 1, 10, 11, 12, 13, 14, 15, 8, 9);
-        const __m256i r24 = _mm256_setr_epi8(3, 4, 5, 6, 7, 0, 1, 2, 11, 12, 13, 14, 15,
-            8, 9, 10, 3, 4, 5, 6, 7, 0, 1, 2, 11, 12, 13, 14, 15, 8, 9, 10);
-        uint64_t words[SK_LANES][SK_BLOCK / 8];  /* x86: the block's little-endian words */
-        __m256i m[16];
-        int i, lane;
-        for (lane = 0; lane < SK_LANES; lane++) {
-            memset(words[lane], 0, SK_BLOCK);
-            memcpy(words[lane], msg[lane], n[lane]);
-        }
-        for (i = 0; i < 16; i++)
-            m[i] = _mm256_setr_epi64x((long long)words[0][i], (long long)words[1][i],
-                                      (long long)words[2][i], (long long)words[3][i]);
-        const __m256i h0 = _mm256_set1_epi64x((long long)(sk_b2b_iv[0] ^ SK_B2B_PARAM));
-        __m256i v0 = h0, v1 = _mm256_set1_epi64x((long long)sk_b2b_iv[1]),
-            v2 = _mm256_set1_epi64x((long long)sk_b2b_iv[2]),
-            v3 = _mm256_set1_epi64x((long long)sk_b2b_iv[3]),
-            v4 = _mm256_set1_epi64x((long long)sk_b2b_iv[4]),
-            v5 = _mm256_set1_epi64x((long long)sk_b2b_iv[5]),
-            v6 = _mm256_set1_epi64x((long long)sk_b2b_iv[6]),
-            v7 = _mm256_set1_epi64x((long long)sk_b2b_iv[7]),
-            v8 = _mm256_set1_epi64x((long long)sk_b2b_iv[0]),
-            v9 = v1, v10 = v2, v11 = v3,
-            v12 = SKV_XOR(v4, _mm256_setr_epi64x((long long)n[0], (long long)n[1],
-                                                 (long long)n[2], (long long)n[3])),
-            v13 = v5, v14 = SKV_XOR(v6, _mm256_set1_epi64x(-1LL)), v15 = v7;
-        SKV_ROUND(0); SKV_ROUND(1); SKV_ROUND(2); SKV_ROUND(3); SKV_ROUND(4); SKV_ROUND(5);
-        SKV_ROUND(6); SKV_ROUND(7); SKV_ROUND(8); SKV_ROUND(9); SKV_ROUND(10); SKV_ROUND(11);
-        _mm256_storeu_si256((__m256i*)out, SKV_XOR(h0, SKV_XOR(v0, v8)));
-    }
-    static int sk_b2b_avx2 = -1;  /* -1: not asked yet */
-    static int sk_b2b_off = 0;    /* tests run the one-lane path on an AVX2 machine */
-    static int sk_b2b_lanes_on(void) {
-        if (sk_b2b_avx2 < 0) {
-            __builtin_cpu_init();
-            sk_b2b_avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
-        }
-        return sk_b2b_avx2 && !sk_b2b_off;
-    }
-    #else
-    static int sk_b2b_off = 0;
-    static int sk_b2b_lanes_on(void) { return 0; }
-    static void sk_b2b_first_words_avx2(const unsigned char* const* msg, const size_t* n,
-                                        uint64_t* out) { (void)msg; (void)n; (void)out; }
-    #endif
-    /* The first digest word of ``count`` (at most SK_LANES) one-block messages. */
-    static void sk_b2b_first_words(const unsigned char* const* msg, const size_t* n,
-                                   int count, uint64_t* out) {
-        int lane;
-        if (count == SK_LANES && sk_b2b_lanes_on()) {
-            sk_b2b_first_words_avx2(msg, n, out);
-            return;
-        }
-        for (lane = 0; lane < count; lane++)
-            out[lane] = sk_b2b_first_word(msg[lane], n[lane]);
-    }
-    static int sk_b2b_set_lanes(int on) {  /* whether lanes are used from now on */
-        sk_b2b_off = !on;
-        return sk_b2b_lanes_on();
-    }
     """
     const uint64_t* sk_b2b_iv
-    const uint64_t SK_B2B_PARAM
-    enum: SK_LANES, SK_BLOCK
     void _b2b_compress "sk_b2b_compress"(uint64_t* h, const unsigned char* block,
                                          uint64_t counter, bint last) noexcept nogil
-    void _b2b_first_words "sk_b2b_first_words"(const unsigned char* const* msg,
-                                               const size_t* n, int count,
-                                               uint64_t* out) noexcept nogil
-    int _b2b_lanes_on "sk_b2b_lanes_on"() noexcept nogil
-    int _b2b_set_lanes "sk_b2b_set_lanes"(int on) noexcept nogil
 
 
 cdef inline void _b2b_state(const char* data, Py_ssize_t n, uint64_t param,
@@ -191,13 +83,6 @@ cdef inline void _b2b_state(const char* data, Py_ssize_t n, uint64_t param,
     _b2b_compress(h, block, <uint64_t>n, True)
 
 
-cdef uint64_t _loc_key(const char* data, Py_ssize_t n) noexcept nogil:
-    """The 63-bit key of ``data`` (see the top of this file)."""
-    cdef uint64_t h[8]
-    _b2b_state(data, n, SK_B2B_PARAM, h)
-    return _key_of_word(h[0])
-
-
 cdef void _loc_hash(const char* data, Py_ssize_t n, uint64_t* a, uint64_t* b) noexcept nogil:
     """The duplicate check's key of ``data``: BLAKE2b with a 16-byte digest, its two
     words little-endian: ``a`` finds the slot, ``b`` tells two locs with the same ``a``
@@ -208,78 +93,60 @@ cdef void _loc_hash(const char* data, Py_ssize_t n, uint64_t* a, uint64_t* b) no
     b[0] = h[1]
 
 
-cdef inline uint64_t _key_of_word(uint64_t first) noexcept nogil:
-    """The key from the digest's first word: its 8 bytes are the word little-endian;
-    read them big-endian and drop the last bit."""
-    cdef uint64_t swapped = 0
-    cdef int i
-    for i in range(8):
-        swapped = swapped << 8 | (first >> (8 * i) & 0xFF)
-    return swapped >> 1
+ctypedef struct SkKey:  # a partition key, as 16 bytes of key bytes hold it
+    int64_t hi
+    int64_t lo
 
 
-def _loc_keys_lanes(list locs not None):
-    """Test hook: the keys of ``locs`` (bytes of one block at most), SK_LANES at a time
-    as a keyed buffer computes them."""
-    cdef const unsigned char* msg[SK_LANES]
-    cdef size_t n[SK_LANES]
-    cdef uint64_t words[SK_LANES]
-    cdef Py_ssize_t start, i, count
-    cdef list out = []
-    cdef bytes loc
-    for start in range(0, len(locs), SK_LANES):
-        count = min(SK_LANES, len(locs) - start)
-        for i in range(count):
-            loc = <bytes?>locs[start + i]
-            if len(loc) > SK_BLOCK:
-                raise ValueError("_loc_keys_lanes: a loc longer than one block")
-            msg[i] = <const unsigned char*>PyBytes_AS_STRING(loc)
-            n[i] = <size_t>len(loc)
-        _b2b_first_words(msg, n, <int>count, words)
-        out.extend([_key_of_word(words[i]) for i in range(count)])
-    return out
-
-
-def _use_lanes(bint on):
-    """Test hook: whether keys are computed SK_LANES at a time from now on (only where
-    the CPU has AVX2); returns whether they are."""
-    return bool(_b2b_set_lanes(on))
+cdef inline bint _key_less(SkKey a, SkKey b) noexcept nogil:
+    return a.hi < b.hi or (a.hi == b.hi and a.lo < b.lo)
 
 
 cdef enum:
-    RADIX_BITS = 11  # six passes cover a 63-bit key
+    RADIX_BITS = 11  # six passes cover a 64-bit first word
     RADIX_SIZE = 1 << RADIX_BITS
 
 
-cdef int _sort_keys(int64_t* keys, Py_ssize_t n) except -1:
-    """Sort 63-bit keys (never negative) ascending: an LSD radix sort, several times
-    faster than qsort with a compare call per step."""
-    cdef int64_t* tmp = <int64_t*>malloc(n * 8)
-    cdef int64_t* src = keys
-    cdef int64_t* dst = tmp
-    cdef int64_t* swap
+cdef int _sort_keys(SkKey* keys, Py_ssize_t n) except -1:
+    """Sort keys ascending: an LSD radix sort on the first word, several times
+    faster than qsort with a compare call per step; then each run of
+    equal first words (rare but for narrowed test keys) ordered by the second."""
+    cdef SkKey* tmp = <SkKey*>malloc(n * sizeof(SkKey) + 1)
+    cdef SkKey* src = keys
+    cdef SkKey* dst = tmp
+    cdef SkKey* swap
+    cdef SkKey item
     cdef Py_ssize_t counts[RADIX_SIZE]
-    cdef Py_ssize_t i, total, c
+    cdef Py_ssize_t i, j, total, c
+    cdef uint64_t flip = <uint64_t>1 << 63  # signed order as unsigned
     cdef int shift
     if tmp == NULL:
         raise MemoryError()
     for shift in range(0, 6 * RADIX_BITS, RADIX_BITS):  # even: the result is in keys
         memset(counts, 0, sizeof(counts))
         for i in range(n):
-            counts[(src[i] >> shift) & (RADIX_SIZE - 1)] += 1
+            counts[((<uint64_t>src[i].hi ^ flip) >> shift) & (RADIX_SIZE - 1)] += 1
         total = 0
         for i in range(RADIX_SIZE):
             c = counts[i]
             counts[i] = total
             total += c
         for i in range(n):
-            c = (src[i] >> shift) & (RADIX_SIZE - 1)
+            c = ((<uint64_t>src[i].hi ^ flip) >> shift) & (RADIX_SIZE - 1)
             dst[counts[c]] = src[i]
             counts[c] += 1
         swap = src
         src = dst
         dst = swap
     free(tmp)
+    for i in range(1, n):  # insertion within runs of one first word: a step a key
+        if keys[i].hi == keys[i - 1].hi and keys[i].lo < keys[i - 1].lo:
+            item = keys[i]
+            j = i
+            while j > 0 and keys[j - 1].hi == item.hi and keys[j - 1].lo > item.lo:
+                keys[j] = keys[j - 1]
+                j -= 1
+            keys[j] = item
     return 0
 
 
@@ -291,47 +158,56 @@ def loc_hash(bytes data not None):
 
 
 def loc_key(bytes data not None):
-    """The 63-bit partition key of a canonical loc's bytes (as ``_urlset_py.loc_key``)."""
-    return _loc_key(PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data))
+    """The partition key of a canonical loc's bytes (as ``_kernels_py.loc_key``)."""
+    cdef uint64_t a, b
+    _loc_hash(PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data), &a, &b)
+    return <int64_t>(_narrow(a) >> 1), <int64_t>b
 
 
 cdef enum:
     SLICE_KEYS = 1024  # keys a slice of the key range holds on average (more when
                        # there are many partitions): its table, twice that many slots
-                       # of 8 bytes, stays in the first cache
+                       # of 16 bytes, stays in the first cache
 
 
-cdef Py_ssize_t _lower_bound(const int64_t* keys, Py_ssize_t n, int64_t key) noexcept:
-    """The first place ``key`` could go in ``keys`` (``bisect.bisect_left``'s steps)."""
+cdef Py_ssize_t _lower_bound(const SkKey* keys, Py_ssize_t n, int64_t first) noexcept:
+    """The first key whose first word is at least ``first`` (``bisect_left``'s steps)."""
     cdef Py_ssize_t lo = 0, hi = n, mid
     while lo < hi:
         mid = (lo + hi) >> 1
-        if keys[mid] < key:
+        if keys[mid].hi < first:
             lo = mid + 1
         else:
             hi = mid
     return lo
 
 
+ctypedef struct SkSlot:  # one slot of the repeats table
+    uint64_t v
+    int64_t w
+
+
 def repeats(list arrays not None, object lo=None, object hi=None):
-    """As ``_urlset_py.repeats``, with the GIL released (a driver's scheduler thread
+    """As ``_kernels_py.repeats``, with the GIL released (a driver's scheduler thread
     keeps dispatching meanwhile, and threads take key ranges side by side). The range
-    is cut into slices of about ``SLICE_KEYS`` keys; each slice's keys go, partition by partition, into a small
-    open-addressing table, and a key already there is a repeat. Each partition's
-    repeats come out ascending (slices in order, a partition's keys in order), at a
-    few nanoseconds a key: a k-way merge costs a heap step, ~20 ns, per key."""
+    of first words is cut into slices of about ``SLICE_KEYS`` keys; each slice's keys
+    go, partition by partition, into a small open-addressing table, and a key already
+    there (both words) is a repeat. Each partition's repeats come out ascending (slices
+    in order, a partition's keys in order), at a few nanoseconds a key: a k-way merge
+    costs a heap step, ~20 ns, per key."""
     cdef Py_ssize_t k = len(arrays), i, j, n, total = 0, m, cap = 0, want, start, end
     cdef int64_t low = 0, high = 0
     cdef Py_ssize_t* sizes = NULL
     cdef Py_ssize_t* at = NULL
     cdef Py_ssize_t* ends = NULL
     cdef Py_ssize_t* found = NULL
-    cdef const int64_t** data = NULL
-    cdef int64_t** out = NULL
-    cdef uint64_t* table = NULL
-    cdef uint64_t* grown
+    cdef const SkKey** data = NULL
+    cdef SkKey** out = NULL
+    cdef SkSlot* table = NULL  # a slot: 1 + the first word's offset in the slice (0:
+    cdef SkSlot* grown         # empty) and the second word, side by side in one line
     cdef uint64_t umin = 0xFFFFFFFFFFFFFFFFULL, umax = 0, span, base, v, h, mask, s, slices
-    cdef uint64_t flip = <uint64_t>1 << 63  # keys as unsigned, in the same order
+    cdef int64_t w
+    cdef uint64_t flip = <uint64_t>1 << 63  # first words as unsigned, in the same order
     cdef int shift = 0, tbits
     cdef bint nomem = False
     cdef object item
@@ -349,31 +225,31 @@ def repeats(list arrays not None, object lo=None, object hi=None):
         at = <Py_ssize_t*>calloc(k, sizeof(Py_ssize_t))
         ends = <Py_ssize_t*>calloc(k, sizeof(Py_ssize_t))
         found = <Py_ssize_t*>calloc(k, sizeof(Py_ssize_t))
-        data = <const int64_t**>calloc(k, sizeof(int64_t*))
-        out = <int64_t**>calloc(k, sizeof(int64_t*))
+        data = <const SkKey**>calloc(k, sizeof(SkKey*))
+        out = <SkKey**>calloc(k, sizeof(SkKey*))
         if not (sizes and at and ends and found and data and out):
             raise MemoryError()
         for i in range(k):
             item = held[i]
-            if type(item) is not bytes or len(<bytes>item) % 8:
-                raise ValueError("repeats: each partition's keys are array('q') bytes "
-                                 "(8 bytes a key)")
-            n = len(<bytes>item) // 8
-            data[i] = <const int64_t*>PyBytes_AS_STRING(<bytes>item)  # 8-aligned storage
+            if type(item) is not bytes or len(<bytes>item) % sizeof(SkKey):
+                raise ValueError("repeats: each partition's keys are key bytes "
+                                 "(16 bytes a key)")
+            n = len(<bytes>item) // sizeof(SkKey)
+            data[i] = <const SkKey*>PyBytes_AS_STRING(<bytes>item)  # 8-aligned storage
             start = 0 if lo is None else _lower_bound(data[i], n, low)
             end = n if hi is None else max(start, _lower_bound(data[i], n, high))
             for j in range(max(start, 1), end):  # the keys read, and the pair across
-                if data[i][j - 1] >= data[i][j]:  # the start: ranges side by side check
+                if not _key_less(data[i][j - 1], data[i][j]):  # the start: ranges side
                     raise ValueError("repeats: each partition's keys must be ascending "
-                                     "and distinct")  # every pair once
+                                     "and distinct")  # by side check every pair once
             data[i] += start
             n = sizes[i] = end - start
-            out[i] = <int64_t*>malloc(n * 8 + 8)
+            out[i] = <SkKey*>malloc(n * sizeof(SkKey) + 1)
             if out[i] == NULL:
                 raise MemoryError()
             if n:
-                umin = min(umin, <uint64_t>data[i][0] ^ flip)
-                umax = max(umax, <uint64_t>data[i][n - 1] ^ flip)
+                umin = min(umin, <uint64_t>data[i][0].hi ^ flip)
+                umax = max(umax, <uint64_t>data[i][n - 1].hi ^ flip)
                 total += n
         if total:
             span = umax - umin  # slices of at least 4 keys a partition: each slice
@@ -388,7 +264,7 @@ def repeats(list arrays not None, object lo=None, object hi=None):
                     for i in range(k):
                         j = at[i]
                         while j < sizes[i] and \
-                                ((<uint64_t>data[i][j] ^ flip) - umin) >> shift == s:
+                                ((<uint64_t>data[i][j].hi ^ flip) - umin) >> shift == s:
                             j += 1
                         ends[i] = j
                         m += j - at[i]
@@ -398,32 +274,35 @@ def repeats(list arrays not None, object lo=None, object hi=None):
                             tbits += 1
                         want = <Py_ssize_t>1 << tbits
                         if want > cap:
-                            grown = <uint64_t*>realloc(table, want * 8)
+                            grown = <SkSlot*>realloc(table, want * sizeof(SkSlot))
                             if grown == NULL:
                                 nomem = True
                                 break
                             table, cap = grown, want
-                        memset(table, 0, want * 8)  # 0: empty; a key is stored as 1 +
-                        mask = want - 1                # its offset in the slice
+                        memset(table, 0, want * sizeof(SkSlot))
+                        mask = want - 1
                         base = umin + (s << shift)
                         for i in range(k):
                             for j in range(at[i], ends[i]):
-                                v = (<uint64_t>data[i][j] ^ flip) - base + 1
-                                h = (v * 0x9E3779B97F4A7C15ULL) >> (64 - tbits)
-                                while table[h] != 0 and table[h] != v:
+                                v = (<uint64_t>data[i][j].hi ^ flip) - base + 1
+                                w = data[i][j].lo
+                                h = ((v ^ <uint64_t>w) * 0x9E3779B97F4A7C15ULL) >> (64 - tbits)
+                                while table[h].v != 0 and (table[h].v != v or table[h].w != w):
                                     h = (h + 1) & mask
-                                if table[h] == v:  # an earlier partition has it
+                                if table[h].v != 0:  # an earlier partition has it
                                     out[i][found[i]] = data[i][j]
                                     found[i] += 1
                                 else:
-                                    table[h] = v
+                                    table[h].v = v
+                                    table[h].w = w
                     for i in range(k):
                         at[i] = ends[i]
                     s += 1
             if nomem:
                 raise MemoryError()
         for i in range(k):
-            result.append(PyBytes_FromStringAndSize(<const char*>out[i], found[i] * 8)
+            result.append(PyBytes_FromStringAndSize(<const char*>out[i],
+                                                    found[i] * sizeof(SkKey))
                           if found[i] else b"")
         return result
     finally:

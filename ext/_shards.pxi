@@ -3,30 +3,35 @@
 
 def sort_keys(bytes data not None):
     """As ``_shards_py.sort_keys``."""
-    if len(data) % 8:
-        raise ValueError("sort_keys: keys are array('q') bytes (8 bytes a key)")
-    cdef Py_ssize_t n = len(data) // 8, i, kept = 1
-    cdef bytes out = PyBytes_FromStringAndSize(PyBytes_AS_STRING(data), n * 8)
-    cdef int64_t* keys = <int64_t*>PyBytes_AS_STRING(out)
-    if n < 2:
-        return out
+    if len(data) % sizeof(SkKey):
+        raise ValueError("sort_keys: keys are key bytes (16 bytes a key)")
+    cdef Py_ssize_t n = len(data) // sizeof(SkKey), i, kept = 1
+    cdef const SkKey* given = <const SkKey*>PyBytes_AS_STRING(data)  # 8-aligned storage
+    for i in range(1, n):
+        if not _key_less(given[i - 1], given[i]):
+            break
+    else:
+        return data  # in order and distinct already (a partition sorts its own): a pass
+    cdef bytes out = PyBytes_FromStringAndSize(PyBytes_AS_STRING(data), n * sizeof(SkKey))
+    cdef SkKey* keys = <SkKey*>PyBytes_AS_STRING(out)
     _sort_keys(keys, n)
     for i in range(1, n):  # each key once
-        if keys[i] != keys[kept - 1]:
+        if keys[i].hi != keys[kept - 1].hi or keys[i].lo != keys[kept - 1].lo:
             keys[kept] = keys[i]
             kept += 1
-    return out if kept == n else PyBytes_FromStringAndSize(PyBytes_AS_STRING(out), kept * 8)
+    return out if kept == n else PyBytes_FromStringAndSize(PyBytes_AS_STRING(out),
+                                                           kept * sizeof(SkKey))
 
 
-cdef inline bint _in_keys(const int64_t* table, Py_ssize_t n, int64_t key) noexcept:
+cdef inline bint _in_keys(const SkKey* table, Py_ssize_t n, SkKey key) noexcept:
     cdef Py_ssize_t lo = 0, hi = n, mid
     while lo < hi:
         mid = (lo + hi) >> 1
-        if table[mid] < key:
+        if _key_less(table[mid], key):
             lo = mid + 1
         else:
             hi = mid
-    return lo < n and table[lo] == key
+    return lo < n and table[lo].hi == key.hi and table[lo].lo == key.lo
 
 
 cdef const char* _block_lastmod(const char* p, Py_ssize_t n, Py_ssize_t* length) noexcept:
@@ -44,8 +49,9 @@ cdef const char* _block_lastmod(const char* p, Py_ssize_t n, Py_ssize_t* length)
 
 
 cdef enum:
-    DROP_FILTER_BITS = 20  # a bit per low-bits value of the drop keys: most rows skip
-                           # the binary search
+    DROP_FILTER_BITS = 20  # a bit per low-bits value of the drop keys' second words
+                           # (full even with narrowed test keys): most rows skip the
+                           # binary search
 
 
 def drop_urls(bytes data not None, bytes keys not None, bytes drop not None, bint text,
@@ -59,22 +65,22 @@ def drop_urls(bytes data not None, bytes keys not None, bytes drop not None, bin
     cdef const char* newest = NULL
     cdef Py_ssize_t newest_len = 0
     cdef int64_t newest_key = -(<int64_t>1 << 62), lkey = 0
-    cdef int64_t* order = NULL
-    cdef int64_t* table = NULL
+    cdef SkKey* order = NULL
+    cdef SkKey* table = NULL
     cdef char* scratch = NULL  # the cut shard, when no ``out`` is given
     cdef char* dst
     cdef uint64_t* filter = NULL
     cdef uint64_t bit
     cdef Py_ssize_t run
     cdef list found = []
-    if len(keys) % 8:
-        raise ValueError("drop_urls: keys are array('q') bytes (8 bytes a key)")
-    if len(drop) % 8:
-        raise ValueError("drop_urls: drop is array('q') bytes (8 bytes a key)")
-    nkeys, ndrop = len(keys) // 8, len(drop) // 8
+    if len(keys) % sizeof(SkKey):
+        raise ValueError("drop_urls: keys are key bytes (16 bytes a key)")
+    if len(drop) % sizeof(SkKey):
+        raise ValueError("drop_urls: drop is key bytes (16 bytes a key)")
+    nkeys, ndrop = len(keys) // sizeof(SkKey), len(drop) // sizeof(SkKey)
     try:
-        order = <int64_t*>malloc(nkeys * 8 + 8)  # aligned copies, whatever the bytes
-        table = <int64_t*>malloc(ndrop * 8 + 8)
+        order = <SkKey*>malloc((nkeys + 1) * sizeof(SkKey))  # aligned copies, whatever
+        table = <SkKey*>malloc((ndrop + 1) * sizeof(SkKey))  # the bytes
         if out is None:
             scratch = <char*>malloc(size + 1)
             dst = scratch
@@ -82,10 +88,10 @@ def drop_urls(bytes data not None, bytes keys not None, bytes drop not None, bin
             dst = PyByteArray_AS_STRING(out)
         if order == NULL or table == NULL or dst == NULL:
             raise MemoryError()
-        memcpy(order, PyBytes_AS_STRING(keys), nkeys * 8)
-        memcpy(table, PyBytes_AS_STRING(drop), ndrop * 8)
+        memcpy(order, PyBytes_AS_STRING(keys), nkeys * sizeof(SkKey))
+        memcpy(table, PyBytes_AS_STRING(drop), ndrop * sizeof(SkKey))
         for i in range(ndrop - 1):
-            if table[i] >= table[i + 1]:
+            if not _key_less(table[i], table[i + 1]):
                 raise ValueError("drop_urls: the drop keys must be ascending and distinct")
         if out is not None and len(out) < size:  # nothing is written into it before here
             raise ValueError("drop_urls: out is a bytearray at least as long as data")
@@ -103,7 +109,7 @@ def drop_urls(bytes data not None, bytes keys not None, bytes drop not None, bin
         if filter == NULL:
             raise MemoryError()
         for i in range(ndrop):
-            bit = <uint64_t>table[i] & ((1 << DROP_FILTER_BITS) - 1)
+            bit = <uint64_t>table[i].lo & ((1 << DROP_FILTER_BITS) - 1)
             filter[bit >> 6] |= (<uint64_t>1) << (bit & 63)
         w = 0
         pos, run = start, 0  # kept blocks (and the head) are copied a run at a time
@@ -115,7 +121,7 @@ def drop_urls(bytes data not None, bytes keys not None, bytes drop not None, bin
             if not text and (stop - pos < 17 or memcmp(d + pos, b"<url><loc>", 10) != 0
                              or memcmp(d + stop - 7, b"</url>\n", 7) != 0):
                 raise ValueError("drop_urls: data is not a whole shard")
-            bit = <uint64_t>order[i] & ((1 << DROP_FILTER_BITS) - 1)
+            bit = <uint64_t>order[i].lo & ((1 << DROP_FILTER_BITS) - 1)
             if (filter[bit >> 6] >> (bit & 63)) & 1 and _in_keys(table, ndrop, order[i]):
                 memcpy(dst + w, d + run, pos - run)
                 w += pos - run

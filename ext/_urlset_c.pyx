@@ -1024,15 +1024,11 @@ cdef class UrlsetBuffer:
     cdef const char* alt_at    # the current line's alternates bytes (NULL: none)
     cdef Py_ssize_t alt_len
     cdef readonly object slow_alternates
-    cdef bint keyed            # key_locs(): keep each added URL's _loc_key
-    cdef int64_t* keys
+    cdef bint keyed            # key_locs(): keep each added URL's partition key
+    cdef SkKey* keys
     cdef Py_ssize_t nkeys, keys_cap
-    cdef int64_t* drop         # ascending keys answered DUPLICATE
+    cdef SkKey* drop           # ascending keys answered DUPLICATE
     cdef Py_ssize_t ndrop
-    cdef Py_ssize_t pend_slot[SK_LANES]  # keys still to compute, SK_LANES at a time,
-    cdef Py_ssize_t pend_at[SK_LANES]    # from their locs as written in this shard
-    cdef size_t pend_len[SK_LANES]
-    cdef int npend
 
     def __cinit__(self, str prefix, Py_ssize_t max_urls, Py_ssize_t max_bytes, LocSet seen,
                   int64_t future_limit, bint text=False, bint record=False):
@@ -1058,7 +1054,6 @@ cdef class UrlsetBuffer:
         self.keys = NULL
         self.drop = NULL
         self.nkeys = self.keys_cap = self.ndrop = 0
-        self.npend = 0
         self.cap = 1 << 16
         self.buf = <char*>malloc(self.cap)
         if self.buf == NULL:
@@ -1073,50 +1068,40 @@ cdef class UrlsetBuffer:
     def key_locs(self, drop=b""):
         """As ``_urlset_py.UrlsetBuffer.key_locs``."""
         cdef Py_ssize_t n, i
-        cdef int64_t* table = NULL
-        if type(drop) is not bytes or len(drop) % 8:
-            raise ValueError("key_locs: drop is array('q') bytes (8 bytes a key)")
-        n = len(drop) // 8
+        cdef SkKey* table = NULL
+        if type(drop) is not bytes or len(drop) % sizeof(SkKey):
+            raise ValueError("key_locs: drop is key bytes (16 bytes a key)")
+        n = len(drop) // sizeof(SkKey)
         if n:
-            table = <int64_t*>malloc(n * 8)
+            table = <SkKey*>malloc(n * sizeof(SkKey))
             if table == NULL:
                 raise MemoryError()
-            memcpy(table, PyBytes_AS_STRING(drop), n * 8)  # aligned, whatever the bytes
+            memcpy(table, PyBytes_AS_STRING(drop), n * sizeof(SkKey))  # aligned
             for i in range(n - 1):
-                if table[i] >= table[i + 1]:
+                if not _key_less(table[i], table[i + 1]):
                     free(table)
                     raise ValueError("key_locs: the drop keys must be ascending and distinct")
         free(self.drop)
         self.drop, self.ndrop = table, n
-        self.nkeys = self.npend = 0
+        self.nkeys = 0
         self.keyed = True
 
     def take_keys(self, bint ascending=False):
         """As ``_urlset_py.UrlsetBuffer.take_keys``."""
-        self._flush_keys()
         if ascending and self.nkeys > 1:
             _sort_keys(self.keys, self.nkeys)
-        cdef bytes out = PyBytes_FromStringAndSize(<const char*>self.keys, self.nkeys * 8) \
+        cdef bytes out = PyBytes_FromStringAndSize(<const char*>self.keys,
+                                                   self.nkeys * sizeof(SkKey)) \
             if self.nkeys else b""
         self.nkeys = 0
         return out
 
-    cdef bint _dropped(self, int64_t key) noexcept:
-        cdef Py_ssize_t lo = 0, hi = self.ndrop, mid
-        while lo < hi:
-            mid = (lo + hi) >> 1
-            if self.drop[mid] < key:
-                lo = mid + 1
-            else:
-                hi = mid
-        return lo < self.ndrop and self.drop[lo] == key
-
-    cdef int _keep_key(self, int64_t key) except -1:
+    cdef int _keep_key(self, SkKey key) except -1:
         cdef Py_ssize_t cap
-        cdef int64_t* grown
+        cdef SkKey* grown
         if self.nkeys == self.keys_cap:
             cap = self.keys_cap * 2 if self.keys_cap else 4096
-            grown = <int64_t*>realloc(self.keys, cap * 8)
+            grown = <SkKey*>realloc(self.keys, cap * sizeof(SkKey))
             if grown == NULL:
                 raise MemoryError()
             self.keys, self.keys_cap = grown, cap
@@ -1124,33 +1109,8 @@ cdef class UrlsetBuffer:
         self.nkeys += 1
         return 0
 
-    cdef int _defer_key(self, Py_ssize_t at, Py_ssize_t n) except -1:
-        """Keep a slot for the key of the loc written at ``buf[at:at + n]`` (one block
-        at most), computed with the next SK_LANES - 1 such locs."""
-        self._keep_key(0)
-        self.pend_slot[self.npend] = self.nkeys - 1
-        self.pend_at[self.npend] = at
-        self.pend_len[self.npend] = <size_t>n
-        self.npend += 1
-        if self.npend == SK_LANES:
-            self._flush_keys()
-        return 0
-
-    cdef void _flush_keys(self) noexcept:
-        """Compute the deferred keys, while their locs are still in the buffer."""
-        cdef const unsigned char* msg[SK_LANES]
-        cdef uint64_t words[SK_LANES]
-        cdef int i
-        for i in range(self.npend):
-            msg[i] = <const unsigned char*>self.buf + self.pend_at[i]
-        _b2b_first_words(msg, self.pend_len, self.npend, words)
-        for i in range(self.npend):
-            self.keys[self.pend_slot[i]] = <int64_t>_key_of_word(words[i])
-        self.npend = 0
-
     def reset(self):
         """Start the next shard (the seen-URL set and ``consumed`` carry on)."""
-        self._flush_keys()  # their locs are about to be written over
         self._pairs = []
         self.size = 0
         self.count = 0
@@ -1235,7 +1195,7 @@ cdef class UrlsetBuffer:
         cdef char* w
         cdef object lang, href
         cdef uint64_t ka, kb
-        cdef int64_t pk
+        cdef SkKey pk
         if self.text:
             size = ln + 1
         else:
@@ -1292,14 +1252,12 @@ cdef class UrlsetBuffer:
             w = _put(w, b"</url>\n", 7)
         if self.seen.add_checked(ka, kb, 0) != -1:
             return DUPLICATE_  # ... and left there, uncounted, when it repeats a URL
-        if self.keyed:
-            if self.ndrop == 0 and not self.text and lx == 0 and ln <= SK_BLOCK:
-                self._defer_key(self.size + 10, ln)  # written as it is, after <url><loc>
-            else:
-                pk = <int64_t>_loc_key(l, ln)
-                if self.ndrop and self._dropped(pk):
-                    return DUPLICATE_  # an earlier partition has it: counted as a repeat
-                self._keep_key(pk)
+        if self.keyed:  # the partition key: the hash just taken, no second one
+            pk.hi = <int64_t>(ka >> 1)
+            pk.lo = <int64_t>kb
+            if self.ndrop and _in_keys(self.drop, self.ndrop, pk):
+                return DUPLICATE_  # an earlier partition has it: counted as a repeat
+            self._keep_key(pk)
         if alternates:
             self.xhtml = True
         self.size += size

@@ -112,7 +112,7 @@ def test_keys_from_arrow_equal_keys_from_entries():
                                                     for i in range(0, 3000, 7)]
     from_arrow = partition_keys(pa.table({"loc": locs}), BASE, 0)
     assert from_arrow == partition_keys(locs, BASE, 0)
-    assert len(from_arrow) == 8 * 3000
+    assert len(from_arrow) == 16 * 3000
 
 
 def raw_cells(columns: list[list[bytes]], base: int = 0) -> tuple[object, ...]:

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
 import zlib
-from collections.abc import Iterator
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sitemapkit_fixtures import Implementation
 
 from sitemapkit import UrlEntry
 from sitemapkit._urlset._rows_py import TABLE
@@ -452,10 +449,22 @@ def test_crc32_of_a_shard_sized_buffer(impl):
         assert impl.module.crc32(data, 0, wide) == zlib.crc32(data)
 
 
-# --- the partition key: a 63-bit BLAKE2b of the emitted loc ---------------------------
-def blake2b_key(data: bytes) -> int:
+# --- the partition key: the duplicate check's BLAKE2b-128 of the emitted loc ----------
+def blake2b_key(data: bytes) -> tuple[int, int]:
+    """hashlib's answer: the slot word (narrowed as the test switch says, never 0)
+    shifted right one bit, then the check word as a signed 64-bit number."""
     import hashlib
-    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "big") >> 1
+
+    from sitemapkit._urlset._locset_py import KEY_MASK
+    digest = hashlib.blake2b(data, digest_size=16).digest()
+    first = int.from_bytes(digest[:8], "little") & KEY_MASK or 1
+    second = int.from_bytes(digest[8:], "little")
+    return first >> 1, second - (1 << 64) if second >> 63 else second
+
+
+def pack(keys) -> bytes:
+    from array import array
+    return array("q", [word for key in keys for word in key]).tobytes()
 
 
 @settings(max_examples=300, deadline=None)
@@ -479,20 +488,19 @@ def test_the_duplicate_checks_key_is_hashlibs_blake2b_128(impl, data):
     assert impl.module.loc_hash(data) == (first or 1, int.from_bytes(digest[8:], "little"))
 
 
-def keys_of(data: bytes) -> list[int]:
+def keys_of(data: bytes) -> list[tuple[int, int]]:
     from array import array
-    keys = array("q")
-    keys.frombytes(data)
-    return keys.tolist()
+    words = array("q")
+    words.frombytes(data)
+    return list(zip(words[::2], words[1::2], strict=True))
 
 
 def test_key_locs_keeps_the_added_urls_keys_and_answers_the_dropped_as_duplicates(impl):
-    from array import array
     m = impl.module
     buf = buffer(impl, max_urls=3)
     assert buf.take_keys() == b""  # not keyed yet
     drop = sorted(blake2b_key((P + name).encode()) for name in ("b", "zz"))
-    buf.key_locs(array("q", drop).tobytes())
+    buf.key_locs(pack(drop))
     assert buf.offer(P + "a") == m.ADDED
     assert buf.offer(P + "b") == m.DUPLICATE  # an earlier partition's URL
     assert buf.offer(P + "a") == m.DUPLICATE  # a repeat within this one: no second key
@@ -508,7 +516,8 @@ def test_key_locs_keeps_the_added_urls_keys_and_answers_the_dropped_as_duplicate
     assert body(buf) == f"<url><loc>{P}d</loc></url>\n".encode()
 
 
-@pytest.mark.parametrize("drop", [b"1234567", "text", bytes(16)])
+@pytest.mark.parametrize("drop", [b"1234567", bytes(24), "text", bytes(32),
+                                  pack([(1, 5), (1, 4)])])
 def test_key_locs_refuses_what_is_not_ascending_packed_keys(impl, drop):
     with pytest.raises(ValueError, match="key_locs: "):
         buffer(impl).key_locs(drop)
@@ -518,12 +527,11 @@ def test_key_locs_refuses_what_is_not_ascending_packed_keys(impl, drop):
 @given(rows=st.lists(st.sampled_from(["a", "b", "c&d", "ü", "a/b", "x?y=1", "e"]), max_size=30),
        dropped=st.sets(st.sampled_from(["a", "c&d", "ü", "q"])), text=st.booleans())
 def test_keyed_twins_answer_and_key_alike(both_impls, rows, dropped, text):
-    from array import array
-    drop = array("q", sorted(blake2b_key(P.encode() + quote_tail(d)) for d in dropped))
+    drop = pack(sorted(blake2b_key(P.encode() + quote_tail(d)) for d in dropped))
     answers, keys, bodies = [], [], []
     for impl in both_impls:
         buf = buffer(impl, max_urls=5, text=text)
-        buf.key_locs(drop.tobytes())
+        buf.key_locs(drop)
         answers.append([buf.offer(P + r) for r in rows])
         keys.append(buf.take_keys())
         bodies.append(buf.getvalue())
@@ -536,30 +544,31 @@ def quote_tail(tail: str) -> bytes:
     return quote(tail, safe="/?=&").encode()
 
 
-def _repeats_by_set_walk(partitions: list[set[int]]) -> list[bytes]:
-    from array import array
-    seen: set[int] = set()
+def _repeats_by_set_walk(partitions: list[set[tuple[int, int]]]) -> list[bytes]:
+    seen: set[tuple[int, int]] = set()
     expected = []
     for keys in partitions:
-        expected.append(array("q", sorted(keys & seen)).tobytes())
+        expected.append(pack(sorted(keys & seen)))
         seen |= keys
     return expected
 
 
-KEY = st.integers(0, 40) | st.integers(0, 2**63 - 1) | st.sampled_from([-2**63, -1, 2**63 - 1])
+WORD = st.integers(0, 40) | st.integers(0, 2**63 - 1) | st.sampled_from([-2**63, -1, 2**63 - 1])
+# second words from a few values too: keys with one first word and two second words
+KEY = st.tuples(WORD, st.integers(-2, 2) | st.integers(-2**63, 2**63 - 1))
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sets(KEY, max_size=30), max_size=6), st.none() | KEY, st.none() | KEY)
+@given(st.lists(st.sets(KEY, max_size=30), max_size=6), st.none() | WORD, st.none() | WORD)
 def test_repeats_name_each_key_an_earlier_partition_holds(both_impls, partitions, lo, hi):
     """The driver's step across partitions, against a plain set walk in partition order
-    (any 64-bit key: the whole range at once is one span the C twin slices), over all
-    keys and over a range ``lo <= key < hi`` alone (what a thread of the step takes)."""
-    from array import array
-    arrays = [array("q", sorted(keys)).tobytes() for keys in partitions]
+    (any 64-bit words: the whole range at once is one span the C twin slices; a key
+    repeats only when both words do), over all keys and over a range
+    ``lo <= first word < hi`` alone (what a thread of the step takes)."""
+    arrays = [pack(sorted(keys)) for keys in partitions]
     assert [impl.module.repeats(arrays) for impl in both_impls] == \
         [_repeats_by_set_walk(partitions)] * len(both_impls)
-    inside = [{k for k in keys if (lo is None or k >= lo) and (hi is None or k < hi)}
+    inside = [{k for k in keys if (lo is None or k[0] >= lo) and (hi is None or k[0] < hi)}
               for keys in partitions]
     assert [impl.module.repeats(arrays, lo, hi) for impl in both_impls] == \
         [_repeats_by_set_walk(inside)] * len(both_impls)
@@ -569,8 +578,7 @@ def test_repeats_name_each_key_an_earlier_partition_holds(both_impls, partitions
 def test_ranges_side_by_side_check_every_pair_of_keys(impl, lo, hi):
     """A range reads only its keys (found by bisection, as if sorted) and checks them
     and the pair across its start; ranges that tile the keys check every pair once."""
-    from array import array
-    unsorted = [array("q", [1, 10, 5, 20]).tobytes()]  # 10 > 5 lies before key 7
+    unsorted = [pack([(1, 0), (10, 0), (5, 0), (20, 0)])]  # 10 > 5 lies before key 7
     if hi == 7 or (lo, hi) == (4, 30):
         with pytest.raises(ValueError, match="ascending and distinct"):
             impl.module.repeats(unsorted, lo, hi)
@@ -582,19 +590,19 @@ def test_ranges_side_by_side_check_every_pair_of_keys(impl, lo, hi):
 
 def test_repeated_keys_in_threads_equal_one_thread(monkeypatch, impl):
     """Past a million keys the driver's step runs in threads over equal ranges of the
-    63-bit keys; joined in range order, each partition's repeats are the same bytes."""
+    keys' 63-bit first words; joined in range order, each partition's repeats are the
+    same bytes."""
     import random
-    from array import array
 
     from sitemapkit.write import partition
     monkeypatch.setattr(partition, "_urlset", impl.module)
     rng = random.Random(5)
-    sets: list[set[int]] = []
+    sets: list[set[tuple[int, int]]] = []
     for _ in range(5):
         earlier = [k for q in sets for k in q]
-        sets.append({rng.getrandbits(63) for _ in range(3000)}
+        sets.append({(rng.getrandbits(63), rng.getrandbits(64) - 2**63) for _ in range(3000)}
                     | set(rng.sample(earlier, min(len(earlier), 400))))
-    arrays = [array("q", sorted(keys)).tobytes() for keys in sets]
+    arrays = [pack(sorted(keys)) for keys in sets]
     one = partition.repeated_keys(arrays, threads=1)
     monkeypatch.setattr(partition, "REPEATS_KEYS_A_THREAD", 1000)
     assert partition.repeated_keys(arrays, threads=7) == one
@@ -609,29 +617,28 @@ def test_repeated_keys_in_threads_equal_one_thread(monkeypatch, impl):
 ])
 def test_repeats_over_many_slices_of_the_key_range(both_impls, parts, per, spread):
     import random
-    from array import array
     rng = random.Random(parts * per)
-    partitions: list[set[int]] = []
+    partitions: list[set[tuple[int, int]]] = []
     for _ in range(parts):
-        own = {rng.randrange(spread) for _ in range(per)}
+        own = {(rng.randrange(spread), rng.randrange(3)) for _ in range(per)}
         earlier = [k for q in partitions[-3:] for k in q]
         partitions.append(own | set(rng.sample(earlier, min(len(earlier), per // 10))))
-    arrays = [array("q", sorted(keys)).tobytes() for keys in partitions]
+    arrays = [pack(sorted(keys)) for keys in partitions]
     expected = _repeats_by_set_walk(partitions)
     assert sum(len(e) for e in expected) > 0
     for impl in both_impls:
         assert impl.module.repeats(arrays) == expected
 
 
-@pytest.mark.parametrize("arrays", [[b"1234567"], ["text"], [bytes(8) * 2],
-                                    [b"", (2).to_bytes(8, "little") + bytes(8)]])
+@pytest.mark.parametrize("arrays", [[b"1234567"], [bytes(24)], ["text"], [bytes(16) * 2],
+                                    [b"", pack([(2, 0), (0, 0)])],
+                                    [pack([(2, 1), (2, 0)])]])
 def test_repeats_refuses_what_is_not_ascending_packed_keys(impl, arrays):
     with pytest.raises(ValueError, match="repeats: "):
         impl.module.repeats(arrays)
 
 
 def test_take_keys_ascending_sorts_what_it_hands_over(both_impls):
-    from array import array
     taken = []
     for impl in both_impls:
         buf = buffer(impl)
@@ -640,78 +647,35 @@ def test_take_keys_ascending_sorts_what_it_hands_over(both_impls):
             assert buf.offer(P + name) == impl.module.ADDED
         taken.append(buf.take_keys(ascending=True))
     expected = sorted(blake2b_key((P + name).encode()) for name in "zamb")
-    assert taken == [array("q", expected).tobytes()] * len(both_impls)
+    assert taken == [pack(expected)] * len(both_impls)
 
 
-@contextlib.contextmanager
-def lanes_used(on: bool, impls) -> Iterator[None]:
-    """The C twin computing deferred keys four at a time (AVX2, where the CPU has it)
-    or one at a time: both must give hashlib's keys."""
-    if not any(impl.tag == "c" for impl in impls):
-        yield
-        return
-    from sitemapkit._urlset import _urlset_c
-
-    _urlset_c._use_lanes(on)
-    try:
-        yield
-    finally:
-        _urlset_c._use_lanes(True)
-
-
-@pytest.mark.c_extension
-@pytest.mark.parametrize("lanes", [True, False], ids=["lanes", "one-lane"])
 @settings(max_examples=200, deadline=None)
-@given(locs=st.lists(st.binary(max_size=128) | st.binary(min_size=120, max_size=128),
-                     max_size=13))
-def test_lane_keys_are_hashlibs(lanes, locs):
-    from sitemapkit._urlset import _urlset_c
-
-    with lanes_used(lanes, [Implementation("c")]):
-        assert _urlset_c._loc_keys_lanes(locs) == [blake2b_key(loc) for loc in locs]
-
-
-@pytest.mark.c_extension
-def test_lane_keys_refuse_a_loc_longer_than_a_block():
-    from sitemapkit._urlset import _urlset_c
-
-    with pytest.raises(ValueError, match="one block"):
-        _urlset_c._loc_keys_lanes([b"x" * 129])
+@given(st.lists(KEY, max_size=60) | st.lists(st.tuples(st.integers(0, 3), WORD), max_size=300))
+def test_sort_keys_orders_by_both_words_and_keeps_each_once(both_impls, keys):
+    """The radix sort on the first word, then runs of one first word (long ones too,
+    as narrowed test keys make them) by the second; any 64-bit words."""
+    assert [impl.module.sort_keys(pack(keys)) for impl in both_impls] == \
+        [pack(sorted(set(keys)))] * len(both_impls)
 
 
-@pytest.mark.c_extension
-def test_the_lanes_are_used_where_the_cpu_has_avx2():
-    import platform
-    from pathlib import Path
-
-    from sitemapkit._urlset import _urlset_c
-
-    x86_linux = platform.system() == "Linux" and platform.machine() == "x86_64"
-    has_avx2 = x86_linux and "avx2" in Path("/proc/cpuinfo").read_text().split()
-    assert _urlset_c._use_lanes(True) is has_avx2
+@pytest.mark.parametrize("data", [b"1234567", bytes(24)])
+def test_sort_keys_refuses_what_is_not_whole_keys(impl, data):
+    with pytest.raises(ValueError, match="sort_keys: keys are key bytes"):
+        impl.module.sort_keys(data)
 
 
-LONG = "l/" + "x" * 140  # over one block once the prefix is on: keyed at once, not deferred
+LONG = "l/" + "x" * 140  # over one BLAKE2b block once the prefix is on
 
 
-@pytest.mark.parametrize("lanes", [True, False], ids=["lanes", "one-lane"])
 @settings(max_examples=200, deadline=None)
 @given(rows=st.lists(st.sampled_from(["a", "b", "c&d", "ü", LONG, "e'f", "g", "h/i", "j"]),
                      max_size=40),
        max_urls=st.integers(1, 7), take_first=st.booleans())
-def test_deferred_keys_match_the_urls_kept_across_shards(both_impls, lanes, rows, max_urls,
-                                                         take_first):
-    """A keyed buffer with nothing to drop keeps the keys of plain locs to compute a few
-    at a time from the shard it wrote: every shard's keys, taken before or after the
-    shard is reset, are hashlib's for the URLs it kept, in order, in both twins (and in
-    the C twin with and without lanes). Escaped and long locs are keyed at once."""
-    with lanes_used(lanes, both_impls):
-        _check_deferred_keys(both_impls, rows, max_urls, take_first)
-
-
-def _check_deferred_keys(both_impls, rows: list[str], max_urls: int, take_first: bool) -> None:
-    """``take_first``: each shard's keys are taken before it is reset; otherwise they
-    are taken once, at the end, after later shards were written over them."""
+def test_keys_match_the_urls_kept_across_shards(both_impls, rows, max_urls, take_first):
+    """Every shard's keys, taken before or after the shard is reset (``take_first``, or
+    once at the end, after later shards were written over them), are hashlib's for
+    the URLs it kept, in order, in both twins; escaped and long locs too."""
     from urllib.parse import quote
 
     for impl in both_impls:

@@ -78,3 +78,96 @@ def test_the_validator_loses_nothing_under_8_bit_keys(tmp_path, twin_env, repeat
         assert len(duplicates) == 1 and URLS[5] in duplicates[0], checked.stdout
     else:
         assert checked.returncode == 0 and not duplicates, checked.stdout + checked.stderr
+
+
+def parts_folder(folder: Path) -> Path:
+    """1,000 distinct URLs over 4 part files, with 100 of them repeated in a later
+    part (the folder mode keeps the first copy in file order)."""
+    folder.mkdir()
+    for part in range(4):
+        own = URLS[part * 250:(part + 1) * 250]
+        repeats = URLS[(part - 1) * 250:(part - 1) * 250 + 34] if part else []
+        (folder / f"part-{part:05d}.txt").write_text("".join(u + "\n" for u in own + repeats))
+    return folder
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_the_folder_mode_loses_nothing_under_8_bit_keys(tmp_path, twin_env, jobs):
+    """Across part files the keys are 127 bits: under 8-bit first words, which collide
+    for nearly every pair of parts, the second word still tells the URLs apart."""
+    parts = parts_folder(tmp_path / "parts")
+    runs = {}
+    for label, bits, seed in (("full", "", "0"), ("8 bits", "8", "1")):
+        out = tmp_path / label.replace(" ", "_")
+        done = cli("write", str(parts), "-o", str(out), "--base-url", BASE, "--jobs", jobs,
+                   cwd=tmp_path, twin_env=twin_env, bits=bits, seed=seed)
+        assert done.returncode == 0, done.stderr
+        assert "1,000 URLs in 4 shards" in done.stdout and "102 duplicates" in done.stdout, \
+            done.stdout
+        runs[label] = files(out)
+    assert runs["8 bits"] == runs["full"]
+
+
+ENGINE_RUN = """
+import os, sys
+from pathlib import Path
+
+
+def main() -> None:
+    base, out, engine = {base!r}, Path(sys.argv[1]), {engine!r}
+    urls = [f"{{base}}p/{{i}}" for i in range(1000)]
+    rows = [urls[p * 250:(p + 1) * 250] + (urls[(p - 1) * 250:(p - 1) * 250 + 34] if p else [])
+            for p in range(4)]
+    if engine == "dask":
+        import dask.bag as db
+        from distributed import Client, LocalCluster
+        from sitemapkit.dask import write_sitemaps
+        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                          dashboard_address=None, silence_logs=50) as cluster, \\
+                Client(cluster) as client, client.as_current():
+            result = write_sitemaps(db.from_sequence(rows, npartitions=4).flatten(), out, base,
+                                    fsync=False)
+    else:
+        os.environ["PYSPARK_PYTHON"] = sys.executable
+        from pyspark.sql import SparkSession
+        from sitemapkit.spark import write_sitemaps
+        spark = (SparkSession.builder.master("local[2]").appName("sitemapkit-key-bits")
+                 .config("spark.ui.enabled", "false")
+                 .config("spark.ui.showConsoleProgress", "false").getOrCreate())
+        spark.sparkContext.setLogLevel("FATAL")
+        given = spark.sparkContext.parallelize([(u,) for part in rows for u in part], 4)
+        result = write_sitemaps(spark.createDataFrame(given, "loc string"), out, base,
+                                fsync=False)
+        spark.stop()
+    print(result.url_count, result.duplicate_count)
+
+
+if __name__ == "__main__":  # worker processes import this file again
+    main()
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("engine", ["dask", "spark"])
+def test_the_engines_lose_nothing_under_8_bit_keys(tmp_path, engine):
+    """A real LocalCluster (2 worker processes) and PySpark local[2], each run with full
+    keys and again with 8-bit first words and another PYTHONHASHSEED (the switch is in
+    the environment every worker inherits): the same URLs, counts and bytes."""
+    if engine == "spark":
+        pytest.importorskip("pyspark", reason="the test extra installs pyspark")
+    else:
+        pytest.importorskip("distributed", reason="the test extra installs distributed")
+    script = tmp_path / "run.py"
+    script.write_text(ENGINE_RUN.format(base=BASE, engine=engine))
+    runs, said = {}, {}
+    for label, bits, seed in (("full", "", "0"), ("8 bits", "8", "1")):
+        out = tmp_path / label.replace(" ", "_")
+        env = {**os.environ, "PYTHONHASHSEED": seed, "SITEMAPKIT_TEST_KEY_BITS": bits}
+        done = subprocess.run([sys.executable, str(script), str(out)], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr[-3000:]
+        said[label] = done.stdout.split()[-2:]
+        assert ("narrowed to 8 bits" in done.stderr) == bool(bits)
+        runs[label] = files(out)
+    assert said["full"] == said["8 bits"] == ["1000", "102"]
+    assert runs["8 bits"] == runs["full"]

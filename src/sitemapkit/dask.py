@@ -7,7 +7,7 @@ written once, the first partition's copy kept, with no rows moved between worker
 and no row read twice: a first pass reads, checks and formats each partition
 (``write.prepared``), and its shards stay on the worker, unwritten, as the task's
 result (Dask spills them to disk as it spills any result); the driver gathers only
-their URLs' sorted 8-byte keys and merges them to find the repeats, and each
+their URLs' sorted 16-byte keys and merges them to find the repeats, and each
 partition's shards are then stored with the repeats cut out, where they are. A
 partition's repeats depend only on the partitions before it, so on a ``distributed``
 cluster the driver merges the keys of each finished prefix (when it has doubled, to
@@ -222,7 +222,7 @@ def _prepare(part: Any, prefix: str, pid: int, opts: WriterOptions,
 
 
 def _keys_of(kept: PreparedPartition) -> bytes:
-    """Worker: what the driver needs of a first pass, 8 bytes a URL."""
+    """Worker: what the driver needs of a first pass, 16 bytes a URL."""
     return kept.keys
 
 

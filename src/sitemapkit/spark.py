@@ -5,7 +5,7 @@ an executor: the partition's Arrow batches go straight into the hot unit's byte 
 (``sources.arrowcols``), no Python object per row. Only the manifests (a few hundred
 bytes per shard) are collected to the driver, which commits once. A URL in two partitions
 is written once, the first partition's copy kept, with no rows shuffled: a first pass
-collects each partition's sorted 8-byte URL keys (the hot unit computes them), the
+collects each partition's sorted 16-byte URL keys (the hot unit computes them), the
 driver merges them to find the repeats, and each partition is then written once
 without them (the Dask adapter's and the folder mode's way). ``unique=True`` skips
 the first pass for data you guarantee has no duplicate URLs. Timestamps are
@@ -70,7 +70,7 @@ def write_sitemaps(df: Any, out: str | os.PathLike[str], base_url: str, *,
     out_text = os.fspath(out)
     drops: dict[int, bytes] = {}
     try:
-        if not unique:  # the keys pass: 8 bytes a URL to the driver, nothing written
+        if not unique:  # the keys pass: 16 bytes a URL to the driver, nothing written
 
             def keys(batches: Iterator[Any]) -> Iterator[Any]:
                 pid = _partition_id()

@@ -33,7 +33,7 @@ from unittest import mock
 from twin_drivers import BASE, drive_cells, drive_lines, offer_outcome, validate_outcome, via_lines
 
 from sitemapkit import UrlEntry
-from sitemapkit._urlset import _urlset_c, _urlset_py
+from sitemapkit._urlset import _locset_py, _urlset_c, _urlset_py
 from sitemapkit._urlset._rows_py import JSONL, TABLE, TEXT
 from sitemapkit.protocol import FUTURE_TOLERANCE_SECONDS
 from sitemapkit.rules import EntryError, normalize_entry
@@ -183,8 +183,10 @@ def crc32_lines(data: bytes) -> None:
     for wide in (True, False):
         assert _urlset_c.crc32(body, value, wide) == expected, (wide, data)
     assert _urlset_c.count_lines(body) == _urlset_py.count_lines(body) == body.count(b"\n")
-    digest = hashlib.blake2b(body, digest_size=8).digest()
-    assert _urlset_c.loc_key(body) == int.from_bytes(digest, "big") >> 1, data
+    digest = hashlib.blake2b(body, digest_size=16).digest()
+    first = int.from_bytes(digest[:8], "little") & _locset_py.KEY_MASK or 1
+    second = int.from_bytes(digest[8:], "little", signed=True)
+    assert _urlset_c.loc_key(body) == (first >> 1, second), data
 
 
 def heads(data: bytes) -> None:
@@ -218,7 +220,6 @@ def shard_edits(data: bytes) -> None:
     twins answer alike, and a shard the buffer could have written keeps its envelope.
     ``sort_keys`` sorts the same bytes as keys. Knob bits: 1 text, 2 raw (no head and
     tail), 4 one key fewer, 8 one key more, 16-128 which keys to drop."""
-    from array import array
 
     from sitemapkit._urlset._shards_py import HEAD, TAIL
 
@@ -226,21 +227,27 @@ def shard_edits(data: bytes) -> None:
     text, raw = bool(knob & 1), bool(knob & 2)
     shard = body if text or raw else HEAD + body + TAIL
     lines = body.split(b"\n")[:-1] if body.endswith(b"\n") else body.split(b"\n")
-    order = array("q", (_urlset_c.loc_key(line) for line in lines))
+    order = [_urlset_c.loc_key(line) for line in lines]
     if knob & 4 and order:
         order.pop()
     if knob & 8:
         order.append(_urlset_c.loc_key(b"extra"))
     chosen = sorted({k for i, k in enumerate(order) if (knob >> 4) & (1 << (i % 4))})
-    drop = array("q", chosen).tobytes()
-    results = [_edit(m, shard, order.tobytes(), drop, text, knob % 5) for m in TWINS]
+    drop = _pack(chosen)
+    results = [_edit(m, shard, _pack(order), drop, text, knob % 5) for m in TWINS]
     _same(results, "drop_urls", data)
     if not isinstance(results[0], tuple) or results[0][0] != "ValueError":
         cut = results[0][0]  # type: ignore[index]
         assert text or raw or (cut.startswith(HEAD) and cut.endswith(TAIL)), results[0]
-    keys = body[:len(body) // 8 * 8]
-    if all(k >= 0 for k in array("q", keys)):  # keys are 63-bit: never negative
-        _same([m.sort_keys(keys) for m in TWINS], "sort_keys", data)
+    keys = body[:len(body) // 16 * 16]  # any words: the sort takes every 64-bit value
+    _same([m.sort_keys(keys) for m in TWINS], "sort_keys", data)
+
+
+def _pack(keys: list[tuple[int, int]]) -> bytes:
+    """Keys as key bytes: two native 64-bit words a key."""
+    from array import array
+
+    return array("q", [word for key in keys for word in key]).tobytes()
 
 
 def arrow_cells(data: bytes) -> None:
@@ -282,26 +289,27 @@ def _repeats(m: ModuleType, arrays: list[bytes], lo: int | None,
 
 
 def key_repeats(data: bytes) -> None:
-    """``repeats`` (the driver's step across partitions) on 8-byte keys cut from the
+    """``repeats`` (the driver's step across partitions) on 16-byte keys cut from the
     input, dealt round-robin into 1 to 8 partitions: both twins name the same repeats,
     or refuse alike. Knob bits: 1-4 the partition count - 1, 8 keys left as they came
-    (mostly refused: not ascending), 16-64 keys narrowed to a range 2^(4n) wide (0: the
-    whole 64 bits), so repeats crowd together and slices of the key range shrink, 128
-    only the keys from the first key to the second (a thread's share of the step)."""
+    (mostly refused: not ascending), 16-64 first words narrowed to a range 2^(4n) wide
+    and second words to 4 values (0: the whole 64 bits each), so repeats, and keys
+    that share only a first word, crowd together and slices of the key range shrink,
+    128 only the keys from the first key's first word to the second's (a thread's
+    share of the step)."""
     from array import array
 
     knob, body = _knobs(data)
     parts, raw, narrow = 1 + (knob & 7), bool(knob & 8), (knob >> 4) & 7
-    keys = array("q", body[:len(body) // 8 * 8])
+    words = array("q", body[:len(body) // 16 * 16])
+    keys = list(zip(words[::2], words[1::2], strict=True))
     if narrow:
-        keys = array("q", (k & ((1 << (4 * narrow)) - 1) for k in keys))
+        keys = [(a & ((1 << (4 * narrow)) - 1), b & 3) for a, b in keys]
     lo = hi = None
     if knob & 128 and len(keys) >= 2:
-        lo, hi = keys.pop(0), keys.pop(0)
-    arrays = [keys[i::parts] if raw else array("q", sorted(set(keys[i::parts])))
-              for i in range(parts)]
-    _same([_repeats(m, [a.tobytes() for a in arrays], lo, hi) for m in TWINS], "repeats",
-          data)
+        lo, hi = keys.pop(0)[0], keys.pop(0)[0]
+    arrays = [keys[i::parts] if raw else sorted(set(keys[i::parts])) for i in range(parts)]
+    _same([_repeats(m, [_pack(a) for a in arrays], lo, hi) for m in TWINS], "repeats", data)
 
 
 HARNESSES: dict[str, Callable[[bytes], None]] = {

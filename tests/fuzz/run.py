@@ -19,7 +19,8 @@ sys.path[:0] = [str(HERE), str(HERE.parent / "helpers")]
 # Python coverage feeds the fuzzer too, but only from the pure twin's modules: the rules,
 # expat's handlers and the drivers would cost most of the executions for little news.
 PURE_TWIN = [f"sitemapkit._urlset.{name}" for name in (
-    "_urlset_py", "_rows_py", "_scan_py", "_canonical_py", "_locset_py")]
+    "_urlset_py", "_rows_py", "_scan_py", "_canonical_py", "_locset_py", "_kernels_py",
+    "_shards_py")]
 
 
 def main() -> None:

@@ -9,12 +9,10 @@ had keep it within every limit it met.
 
 from __future__ import annotations
 
-from array import array
-
 from ..protocol import SITEMAP_NS, XHTML_NS, XML_DECLARATION
 from ..rules.dates import lastmod_key
 from ._canonical_py import canonical_lastmod
-from ._kernels_py import ascending_keys
+from ._kernels_py import KEY_BYTES, ascending_keys, pack_keys, unpack_keys
 
 HEAD = f'{XML_DECLARATION}<urlset xmlns="{SITEMAP_NS}">\n'.encode()
 HEAD_XHTML = f'{XML_DECLARATION}<urlset xmlns="{SITEMAP_NS}" xmlns:xhtml="{XHTML_NS}">\n'.encode()
@@ -25,19 +23,20 @@ _LOC_END = b"</loc><lastmod>"
 
 
 def sort_keys(data: bytes) -> bytes:
-    """``array('q')`` bytes of keys, ascending and each once (the C twin: a radix sort).
-    Two distinct URLs of one partition may share a key (the in-process check told them
-    apart): the driver needs the key once."""
-    keys = array("q")
-    keys.frombytes(data)
-    return array("q", sorted(set(keys))).tobytes()
+    """Key bytes (``KEY_BYTES`` a key), ascending and each once (the C twin: a radix
+    sort on the first word, then equal first words ordered by the second). Two URLs
+    the in-process check told apart share a key only when their hashes differ in the
+    bit the key shifts off: the driver needs that key once."""
+    if len(data) % KEY_BYTES:
+        raise ValueError("sort_keys: keys are key bytes (16 bytes a key)")
+    return pack_keys(sorted(set(unpack_keys(data))))
 
 
 def drop_urls(data: bytes, keys: bytes, drop: bytes, text: bool, examples: int,
               out: bytearray | None = None
               ) -> tuple[bytes | memoryview, int, str | None, list[int]]:
     """``data``, a whole shard as the buffer wrote it, without the URLs whose key
-    (``keys``: one per URL, in order, ``array('q')`` bytes) is in ``drop`` (ascending).
+    (``keys``: one per URL, in order, 16 bytes a key) is in ``drop`` (ascending).
 
     Returns the new shard, how many URLs it keeps, the newest lastmod among them (the
     first of equal instants, as the buffer picks it; None for text or when none has
@@ -52,10 +51,9 @@ def drop_urls(data: bytes, keys: bytes, drop: bytes, text: bool, examples: int,
     """
     if out is not None and type(out) is not bytearray:  # refusals in the C twin's order
         raise TypeError(f"drop_urls: out is a bytearray, not {type(out).__name__}")
-    order = array("q")
-    if type(keys) is not bytes or len(keys) % 8:
-        raise ValueError("drop_urls: keys are array('q') bytes (8 bytes a key)")
-    order.frombytes(keys)
+    if type(keys) is not bytes or len(keys) % KEY_BYTES:
+        raise ValueError("drop_urls: keys are key bytes (16 bytes a key)")
+    order = unpack_keys(keys)
     dropped = frozenset(ascending_keys(drop, "drop_urls: drop is", "the drop keys"))
     if out is not None and len(out) < len(data):
         raise ValueError("drop_urls: out is a bytearray at least as long as data")
@@ -79,9 +77,9 @@ def drop_urls(data: bytes, keys: bytes, drop: bytes, text: bool, examples: int,
             pieces.append(data[pos:stop])
             kept += 1
             lastmod = None if text else _lastmod(data, pos, stop)
-            key = newest_key if lastmod is None else lastmod_key(lastmod)  # canonical
-            if key > newest_key:
-                newest, newest_key = lastmod, key
+            when = newest_key if lastmod is None else lastmod_key(lastmod)  # canonical
+            if when > newest_key:
+                newest, newest_key = lastmod, when
         pos = stop
     if pos != end:
         raise ValueError("drop_urls: the shard has more URLs than keys")

@@ -110,13 +110,13 @@ class UrlsetBuffer:
 
     def key_locs(self, drop: bytes = b"") -> None:
         """From now on keep the ``loc_key`` of every URL added (``take_keys``), and answer
-        DUPLICATE for a new URL whose key is in ``drop`` (``array('q')`` bytes, ascending:
+        DUPLICATE for a new URL whose key is in ``drop`` (key bytes, ascending:
         what earlier partitions wrote), with no Python step per row in the C twin."""
         self._keys = LocKeys(drop)
 
     def take_keys(self, ascending: bool = False) -> bytes:
         """The keys of the URLs added since the last call, in order or ``ascending``
-        (``array('q')`` bytes; empty until ``key_locs``)."""
+        (16 bytes a key; empty until ``key_locs``)."""
         return self._keys.take(ascending) if self._keys is not None else b""
 
     def pairs(self) -> list[tuple[str, str]]:

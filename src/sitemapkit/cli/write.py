@@ -55,7 +55,7 @@ def add(sub: Subparsers, formatter: type[argparse.HelpFormatter]) -> None:
                    help="part files written at once, in N processes (folder input)")
     w.add_argument("--unique", action="store_true",
                    help="folder input: the URLs are known to be unique across part files, "
-                   "so skip the cross-file duplicate check (8 bytes a URL)")
+                   "so skip the cross-file duplicate check (16 bytes a URL)")
     add_declared(w, CLI)
 
 

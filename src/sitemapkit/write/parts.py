@@ -5,7 +5,7 @@ Part files are not partitioned by URL, so the same URL may sit in two of them. A
 first pass reads, checks and formats each part once (``prepared.prepare_partition``),
 keeping its shards unwritten in the worker process that read it (``affinity``; past
 512 MB a worker spills them to a temp folder in ``$TMPDIR``, about ten times the
-gzipped size) and reporting the 63-bit keys of its URLs (8 bytes a URL); the driver
+gzipped size) and reporting the 127-bit keys of its URLs (16 bytes a URL); the driver
 merges the keys, and the second pass runs in that same worker, cutting the URLs an
 earlier part has out of the kept shards, gzipping and storing them, with no row read
 again. The first copy in file

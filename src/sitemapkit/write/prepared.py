@@ -2,7 +2,7 @@
 
 A partition's first pass (``prepare_partition``) streams its entries through the hot
 unit as a write does, but keeps each shard's bytes unwritten, with the keys of its
-URLs in order, and hands the driver the partition's ascending keys (8 bytes a URL).
+URLs in order, and hands the driver the partition's ascending keys (16 bytes a URL).
 The driver merges every partition's keys (``partition.repeated_keys``); the second
 pass (``PreparedPartition.write``) then only cuts the URLs an earlier partition has
 out of the kept shards (``drop_urls``, no row read or checked again), gzips and stores

@@ -1,7 +1,7 @@
 """What the engine adapters share: which columns a table may have, the key of a URL,
 and one partition's rows as entries.
 
-The key is a 63-bit hash of the *normalized* loc, so ``HTTPS://Example.com/a`` and
+The key is a 127-bit hash of the *normalized* loc (16 bytes), so ``HTTPS://Example.com/a`` and
 ``https://example.com/a`` have one key: the first pass of a partitioned write
 collects each partition's keys, and the driver finds the URLs an earlier partition
 already has (``write.partition.repeated_keys``). The hot unit computes the same key
@@ -11,6 +11,7 @@ itself for every URL it writes.
 from __future__ import annotations
 
 import re
+import struct
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from ..._urlset import loc_key
@@ -20,6 +21,8 @@ from ...rules.model import EntryError, UrlEntry
 from ...rules.urls import normalize_loc
 
 COLUMNS = ("loc", "lastmod", "changefreq", "priority")
+KEY_BYTES = 16  # a partition key: two native 64-bit words (the hot unit's key bytes)
+_KEY = struct.Struct("=qq")
 # A loc that is already canonical: lower-case scheme and host, no port, no userinfo,
 # no fragment, nothing to percent-encode. For these, normalize_loc is the identity.
 _CANONICAL = re.compile(r"https?://[a-z0-9.\-]+/[" + re.escape(URL_KEPT) + "]*")
@@ -50,11 +53,12 @@ def canonical_loc(loc: object, prefix: str) -> str:
         return text
 
 
-def partition_key(loc: object, prefix: str) -> int:
-    """A stable 63-bit hash of the canonical loc (the same in every process and run,
-    unlike ``hash()``), for hash partitioning: the hot unit's ``loc_key``, which a keyed
-    buffer computes itself for every URL it writes."""
-    return loc_key(canonical_loc(loc, prefix).encode("utf-8", "surrogatepass"))
+def partition_key(loc: object, prefix: str) -> bytes:
+    """The canonical loc's key as a keyed buffer hands it on (16 bytes; the same in
+    every process and run, unlike ``hash()``): the hot unit's ``loc_key``, which a keyed
+    buffer takes for every URL it writes from the hash its duplicate check computes."""
+    first, second = loc_key(canonical_loc(loc, prefix).encode("utf-8", "surrogatepass"))
+    return _KEY.pack(first, second)
 
 
 def entries_from_rows(rows: Iterable[Sequence[object]], columns: Sequence[str]
