@@ -423,6 +423,53 @@ def test_zensical_two_languages_configured_by_mkdocs_yml(tmp_path):
     assert "stale" not in stderr and "warning:" not in stderr, stderr
 
 
+# --- Zensical, one mkdocs.yml per language under docs/<lang>/ ------------------------------
+LANGUAGE_CONFIG = """site_name: T
+site_url: {url}
+repo_url: https://github.com/o/r
+edit_uri: edit/main/docs/{lang}/docs/
+theme:
+  name: material
+  language: {lang}
+"""
+
+
+@pytest.mark.parametrize("source", [".", "docs"])
+def test_zensical_a_config_per_language_under_docs(tmp_path, source):
+    """No config at the top: docs/en/mkdocs.yml and docs/de/mkdocs.yml (which INHERITs
+    the English one), each built in its folder and assembled into one site, English at
+    the top (as multilingual projects' build scripts do). Each language's pages come
+    from its own docs folder, with ``--source`` at the repository or the docs folder;
+    a translation whose banner links to the newer English original keeps its own date."""
+    zensical = need("zensical")
+    repo = Repo(tmp_path / "z")
+    banner = "!!! note\n    Translated from [the original](https://example.com/setup/).\n"
+    files = {"docs/en/mkdocs.yml": LANGUAGE_CONFIG.format(url=BASE, lang="en"),
+             "docs/de/mkdocs.yml": "INHERIT: ../en/mkdocs.yml\nsite_url: " + BASE + "de/\n"
+                                   "edit_uri: edit/main/docs/de/docs/\ntheme:\n"
+                                   "  name: material\n  language: de\n",
+             "docs/en/docs/index.md": "# Home\n", "docs/en/docs/guide/index.md": "# Guide\n",
+             "docs/en/docs/setup.md": "# Setup\n", "docs/de/docs/index.md": "# Start\n",
+             "docs/de/docs/setup.md": "# Einrichtung\n\n" + banner,
+             ".gitignore": "site/\n.cache/\n"}
+    dated_history(repo, files, {1: {"docs/de/docs/setup.md": files["docs/de/docs/setup.md"]
+                                    + "Mehr.\n"},
+                                2: {"docs/en/docs/setup.md": "# Setup\n\nNewer.\n"}})
+    out = repo.root / "site"
+    for lang, into in (("en", out), ("de", out / "de")):
+        run(zensical, "build", "-f", "mkdocs.yml", cwd=repo.root / "docs" / lang)
+        shutil.copytree(repo.root / "docs" / lang / "site", into)
+    before = generator_urls(out)
+    assert BASE + "de/setup/" in before  # read from de/sitemap.xml
+    stderr, report = site(out, repo.root / source)
+    got = check(out, repo.root, before, report, {
+        "": "docs/en/docs/index.md", "guide/": "docs/en/docs/guide/index.md",
+        "setup/": "docs/en/docs/setup.md", "de/": "docs/de/docs/index.md",
+        "de/setup/": "docs/de/docs/setup.md"})
+    assert got[BASE + "de/setup/"] == DATES[1] != got[BASE + "setup/"]  # not the link's
+    assert "warning:" not in stderr and "list page" not in stderr, stderr
+
+
 # --- Jekyll (Debian's package, with jekyll-sitemap) ---------------------------------------
 JEKYLL_LAYOUT = ('<!DOCTYPE html><html><head><title>{{ page.title }}</title>{% if page.noindex %}'
                  '<meta name="robots" content="noindex">{% endif %}</head><body>{{ content }}'

@@ -381,3 +381,36 @@ def test_an_index_at_another_name_is_the_floor_and_our_set_takes_its_name(tmp_pa
     assert "the sitemaps are written as sitemap-index.xml, the generator's entry point" \
         in done.stderr
     assert "replaced the generator's sitemap-index.xml (an index of 1 sitemap," in done.stderr
+
+
+def _language_tree(root: Path, langs: tuple[str, ...], out_folders: tuple[str, ...]) -> Path:
+    for lang in langs:
+        (root / "docs" / lang / "docs").mkdir(parents=True)
+        (root / "docs" / lang / "mkdocs.yml").write_text("site_name: T\n")
+        (root / "docs" / lang / "docs" / "index.md").write_text("# x\n")
+    out = root / "site"
+    for folder in ("", *out_folders):
+        (out / folder).mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def test_per_language_configs_without_site_urls_are_placed_by_the_output_folders(tmp_path):
+    """No site_url or site_dir: the languages whose folder the output holds are there,
+    the one without is at the top; two without is unknown, said, and nothing mapped."""
+    from sitemapkit.sources.built import detect
+    from sitemapkit.sources.built.family import Built
+
+    out = _language_tree(tmp_path / "a", ("de", "en"), ("de",))
+    layout = detect(tmp_path / "a")
+    assert layout is not None and layout.known is not None
+    built = Built(out, "/", frozenset({"", "de"}))
+    assert {key: [k.source for k in found] for key, found in layout.known(built).items()} == {
+        "": [str(tmp_path / "a/docs/en/docs/index.md")],
+        "de": [str(tmp_path / "a/docs/de/docs/index.md")]}
+    out = _language_tree(tmp_path / "b", ("de", "en", "fr"), ("de",))
+    layout = detect(tmp_path / "b" / "docs")  # --source may name the docs folder too
+    assert layout is not None and layout.known is not None
+    built = Built(out, "/", frozenset({"", "de"}))
+    assert layout.known(built) == {} and built.notes == [
+        "one config per language, but no output folder for en, fr: which of them is at "
+        "the top is unknown, so their pages are not mapped to sources"]

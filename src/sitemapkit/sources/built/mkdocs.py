@@ -1,30 +1,173 @@
 """MkDocs, ProperDocs and Zensical: ``X/index.html`` or ``X.html`` comes from
 ``docs_dir/X.md``, ``X/index.md`` or ``X/README.md``. Zensical may be configured by
-``mkdocs.yml``; the pages' generator meta says which of them built the site."""
+``mkdocs.yml``; the pages' generator meta says which of them built the site.
+
+A multilingual site may have no config at the top but one per language in a language
+folder (``docs/de/mkdocs.yml``, or ``de/mkdocs.yml`` below ``--source``), each
+building its language into a folder of the one output: each language's pages then
+come from its own ``docs_dir``, found by the URL path its ``site_url`` (else its
+``site_dir``, else its folder's name) gives it."""
 
 from __future__ import annotations
 
+import os
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
-from .family import Built, Layout, join, read_config, site_url, stem
+from .family import LANGUAGE, Built, Known, Layout, join, read_config, site_url, stem
 
 CONFIGS = {"mkdocs.yml": "MkDocs", "properdocs.yml": "ProperDocs", "zensical.toml": "Zensical"}
 
 
-def detect(source: Path, generator: str) -> Layout | None:
+@dataclass(frozen=True)
+class _Config:
+    """One config: its folder, family, settings and file name."""
+
+    folder: Path
+    family: str
+    project: dict[str, Any]
+    name: str
+
+    @property
+    def docs(self) -> Path:
+        return self.folder / str(self.project.get("docs_dir", "docs"))
+
+    @property
+    def url(self) -> str | None:
+        return site_url(self.project.get("site_url"))
+
+    @property
+    def site(self) -> Path | None:
+        given = self.project.get("site_dir")
+        return Path(os.path.normpath(self.folder / str(given))) if given else None
+
+
+def _config_in(folder: Path) -> _Config | None:
     for name, family in CONFIGS.items():
-        if (source / name).is_file():
-            config = read_config(source / name)
-            project = config.get("project", config) if name.endswith(".toml") else config
-            if generator.startswith("zensical"):
-                family = "Zensical"
-            blog = blog_dir(project.get("plugins"))
-            return Layout(family, source / str(project.get("docs_dir", "docs")), candidates,
-                          base_url=site_url(project.get("site_url")),
-                          base_from=f"{name} site_url",
-                          made_lists=None if blog is None else partial(blog_views, blog))
+        if (folder / name).is_file():
+            return _Config(folder, family, _settings(folder / name), name)
     return None
+
+
+def _settings(path: Path, depth: int = 0) -> dict[str, Any]:
+    """A config's settings, with those of the config its ``INHERIT`` names under them
+    (MkDocs reads a child's paths from the child's folder all the same)."""
+    config = read_config(path)
+    project = config.get("project", config) if path.suffix == ".toml" else config
+    if not isinstance(project, dict):
+        return {}
+    parent = project.get("INHERIT")
+    if isinstance(parent, str) and depth < 8 and (path.parent / parent).is_file():
+        return {**_settings(path.parent / parent, depth + 1), **project}
+    return project
+
+
+def _language_configs(source: Path) -> list[_Config]:
+    """Configs one level down in language folders: ``LANG/`` or ``docs/LANG/``."""
+    found = []
+    for parent in (source, source / "docs"):
+        try:
+            folders = sorted(p for p in parent.iterdir() if p.is_dir() and
+                             LANGUAGE.fullmatch(p.name) and p.name != "docs")
+        except OSError:
+            continue
+        found += [c for c in map(_config_in, folders) if c is not None]
+    return found
+
+
+def detect(source: Path, generator: str) -> Layout | None:
+    root = _config_in(source)
+    configs = [root] if root else _language_configs(source)
+    if not configs:
+        return None
+    family = "Zensical" if generator.startswith("zensical") else configs[0].family
+    if len(configs) == 1:
+        only = configs[0]
+        blog = blog_dir(only.project.get("plugins"))
+        return Layout(family, only.docs, candidates, base_url=only.url,
+                      base_from=f"{only.name} site_url",
+                      made_lists=None if blog is None else partial(blog_views, blog))
+    first = min(configs, key=lambda c: len(_path_of(c.url)))
+    base = first.url
+    if base and all(c.url for c in configs):  # the URL every language's is under
+        base = base[:len(base) - len(_path_of(base))] + _common_path(
+            [_path_of(c.url) for c in configs])
+    return Layout(family, source, known=partial(_language_pages, tuple(configs)),
+                  base_url=base, base_from=f"{_shown(first, source)} site_url",
+                  made_lists=partial(_language_blogs, tuple(configs)))
+
+
+def _language_pages(configs: tuple[_Config, ...], built: Built) -> dict[str, list[Known]]:
+    """Each page's source in the docs_dir of the language whose output folder holds it."""
+    found: dict[str, list[Known]] = {}
+    prefixes = _prefixes(configs, built)
+    if prefixes is None:
+        return found
+    order = sorted(zip(prefixes, configs, strict=True), key=lambda pair: -len(pair[0]))
+    for key in built.keys:
+        for prefix, config in order:
+            if key.startswith(prefix) or key + "/" == prefix:
+                rest = key[len(prefix):]
+                path = rest if rest.endswith(".html") else join(rest, "index.html")
+                hits = [config.docs / c for c in candidates(path)
+                        if (config.docs / c).is_file()]
+                if hits:
+                    found[key] = [Known(str(hits[0]))]
+                break
+    return found
+
+
+def _language_blogs(configs: tuple[_Config, ...], built: Built) -> frozenset[str]:
+    prefixes = _prefixes(configs, built, say=False) or []
+    return frozenset().union(*(
+        blog_views(join(prefix, folder), built)
+        for prefix, c in zip(prefixes, configs, strict=False)
+        if (folder := blog_dir(c.project.get("plugins"))) is not None))
+
+
+def _prefixes(configs: tuple[_Config, ...], built: Built, say: bool = True
+              ) -> list[str] | None:
+    """Where each language's pages sit in the output ('' or 'de/'): by the paths of
+    distinct site_urls, else by nested site_dirs, else by the language folders the
+    output holds, the one language without a folder at the top (None, with a note,
+    when that leaves two)."""
+    urls = [_path_of(c.url) for c in configs]
+    if all(c.url for c in configs) and len(set(urls)) == len(urls):
+        top = _common_path(urls)
+        return [u[len(top):] for u in urls]
+    sites = [c.site for c in configs if c.site is not None]
+    if len(sites) == len(configs):
+        top_site = min(sites, key=lambda p: len(p.parts))
+        rel = [os.path.relpath(s, top_site).replace(os.sep, "/") for s in sites]
+        if not any(r.startswith("..") for r in rel) and len(set(rel)) == len(rel):
+            return ["" if r == "." else r + "/" for r in rel]
+    folders = [(built.out / c.folder.name).is_dir() for c in configs]
+    if folders.count(False) > 1:
+        if not say:
+            return None
+        names = ", ".join(c.folder.name for c, f in zip(configs, folders, strict=True) if not f)
+        built.notes.append(f"one config per language, but no output folder for {names}: "
+                           "which of them is at the top is unknown, so their pages are "
+                           "not mapped to sources")
+        return None
+    return [c.folder.name + "/" if f else "" for c, f in zip(configs, folders, strict=True)]
+
+
+def _path_of(url: str | None) -> str:
+    return urlsplit(url).path or "/" if url else "/"
+
+
+def _common_path(paths: list[str]) -> str:
+    """The longest folder path every one of ``paths`` is in ('/', '/docs/')."""
+    common = os.path.commonprefix(paths)
+    return common[:common.rfind("/") + 1] or "/"
+
+
+def _shown(config: _Config, source: Path) -> str:
+    return os.path.relpath(config.folder / config.name, source).replace(os.sep, "/")
 
 
 def candidates(path: str) -> list[str]:
