@@ -107,6 +107,8 @@ weight = 1
 weight = 2
 [permalinks.page]
 posts = "/:year/:slug/"
+[frontmatter]
+lastmod = ["lastmod", ":git", "date"]
 [[module.mounts]]
 source = "content/en"
 target = "content"
@@ -137,6 +139,8 @@ HUGO_PAGES = {
     "content/en/Where.md": "---\ntitle: Where\n---\nW\n",
     "content/en/functions/images/resize.md": "---\ntitle: Resize\n---\nR\n" + README_LINK,
     "content/en/tools/search.md": "---\ntitle: Search\n---\nS\n",
+    "content/en/declared.md": "---\ntitle: Declared\nlastMod: 2023-02-03T10:00:00+02:00\n"
+                                    "---\nD\n",
     "content/en/templates/404.md": "---\ntitle: The 404 template\n---\nT\n",
     "content/en/about.md": "---\ntitle: About\nurl: /company/about-us/\n---\nA\n",
     "content/en/guide/intro.md": "---\ntitle: Intro\nslug: start\n---\nI\n",
@@ -171,6 +175,11 @@ def test_hugo_minified_with_mounts_lowercase_url_slug_and_edit_links(tmp_path):
         "tools/search/": en + "tools/search.md", "templates/404/": en + "templates/404.md",
         "company/about-us/": en + "about.md", "guide/start/": en + "guide/intro.md",
         "2024/hello/": en + "posts/hello.md"})  # a permalinks pattern: its own edit link
+    # frontmatter.lastmod puts lastmod before :git (Hugo's key case does not matter);
+    # date comes after :git, so the post is git's
+    assert got[BASE + "declared/"] == "2023-02-03T10:00:00+02:00"
+    assert "1 page dated by their front matter (lastmod before :git in frontmatter.lastmod)" \
+        ", which Hugo takes over git" in stderr
     assert got[BASE + ""] != reference_date(repo.root, "README.md")  # a body link never dates
     assert "mapped by the generator's own records" in stderr and "their edit links" in stderr
     assert not (out / "de" / "sitemap.xml").exists()
@@ -213,9 +222,13 @@ def docusaurus_project(tmp_path: Path, template: Path, trailing: bool) -> Repo:
     repo.commit(DATES[1], {str(intro.relative_to(repo.root)): intro.read_text() + "\nMore.\n",
                            str(post.relative_to(repo.root)): post.read_text() + "\nMore.\n"})
     repo.commit(DATES[2], {"docs/search.md": "# Search\n\nHow to search.\n",
-                           "docs/images/resize.md": "# Resize\n\nImages.\n"})
+                           "docs/images/resize.md": "# Resize\n\nImages.\n",
+                           "docs/declared.md": DECLARED})
     run("npm", "run", "build", cwd=repo.root)
     return repo
+
+
+DECLARED = "---\nlast_update:\n  date: 2023-04-05\n---\n# Declared\n\nIts date is set.\n"
 
 
 @pytest.mark.parametrize("trailing", [False, True], ids=["default", "trailing-slash"])
@@ -231,7 +244,11 @@ def test_docusaurus_from_its_template(tmp_path, docusaurus_template, trailing):
     sources["blog/first-blog-post" + slash] = next(
         p.relative_to(repo.root).as_posix() for p in repo.root.glob("blog/2019-05-28-*"))
     sources["blog/tags" + slash] = None  # a list page: no source of its own
+    del sources["docs/declared" + slash]  # its front matter's last_update, not git
     got = check(out, repo.root, before, report, sources)
+    assert got[BASE + "docs/declared" + slash] == "2023-04-05"
+    assert "1 page dated by their front matter (last_update), which Docusaurus takes over " \
+        "git" in stderr
     assert len(got) == len(before) and not report  # every URL Docusaurus listed, no other
     assert BASE + "docs/search" + slash in got and BASE + "docs/images/resize" + slash in got
     posts = [p.relative_to(repo.root).as_posix() for p in repo.root.glob("blog/20*")
@@ -485,6 +502,8 @@ def test_jekyll_permalinks_posts_and_sitemap(tmp_path):
              "index.md": "---\nlayout: default\ntitle: Home\n---\nHi\n",
              "about.md": "---\nlayout: default\ntitle: About\npermalink: /company/\n---\nA\n",
              "search/index.md": "---\nlayout: default\ntitle: Search\n---\nS\n",
+             "declared.md": "---\nlayout: default\ntitle: D\nlast_modified_at: 2023-05-06\n"
+                            "---\nD\n",
              "docs/images.md": "---\nlayout: default\ntitle: Images\n---\nI\n",
              "hidden.md": "---\nlayout: default\ntitle: H\nnoindex: true\n---\nH\n",
              "_posts/2024-01-01-hello.md": "---\nlayout: default\ntitle: Hello\n---\nHello\n"}
@@ -495,10 +514,13 @@ def test_jekyll_permalinks_posts_and_sitemap(tmp_path):
     out = repo.root / "_site"
     before = generator_urls(out)
     stderr, report = site(out, repo.root)
-    check(out, repo.root, before, report, {
+    got = check(out, repo.root, before, report, {
         "": "index.md", "company/": "about.md", "search/": "search/index.md",
         "docs/images.html": "docs/images.md",
         "2024/01/01/hello.html": "_posts/2024-01-01-hello.md"})
+    assert got[BASE + "declared.html"] == "2023-05-06"  # as jekyll-sitemap dates it: a day
+    assert "1 page dated by their front matter (last_modified_at), which Jekyll takes over " \
+        "git" in stderr
     assert {r["reason"] for r in report if r["change"] == "left out"} <= {"noindex pages"}
     assert "Jekyll" in stderr
 

@@ -414,3 +414,39 @@ def test_per_language_configs_without_site_urls_are_placed_by_the_output_folders
     assert layout.known(built) == {} and built.notes == [
         "one config per language, but no output folder for en, fr: which of them is at "
         "the top is unknown, so their pages are not mapped to sources"]
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    ("2023-04-05", "2023-04-05"),
+    ("2023-04-05T10:00:00+02:00", "2023-04-05T10:00:00+02:00"),
+    ("2023-04-05T10:00:00", "2023-04-05"),  # no zone: the site's, unknown here: its day
+    ("2023-04-05 10:00", "2023-04-05"),
+    ("yesterday", None), (None, None), (17, None), ("2023-02-30", None),
+])
+def test_a_front_matter_date_is_taken_as_far_as_it_can_be_stood_behind(value, expected):
+    from sitemapkit.sources.built.family import declared_lastmod
+
+    assert declared_lastmod(value) == expected
+
+
+def test_declared_dates_are_days_or_times_and_never_ahead_of_the_clock():
+    from datetime import date, datetime, timedelta, timezone
+
+    from sitemapkit.publish.dating import page_dates
+    from sitemapkit.publish.pipeline import entries_from_rows
+    from sitemapkit.sources.built.family import declared_lastmod
+    from sitemapkit.sources.git.dates import GitDates
+    from sitemapkit.sources.pages import PageRow
+
+    assert declared_lastmod(datetime(2023, 4, 5, 10, 0)) == "2023-04-05"
+    assert declared_lastmod(date(2023, 4, 5)) == "2023-04-05"
+    ahead = (datetime.now(timezone.utc) + timedelta(days=3)).date().isoformat()
+    rows = [PageRow("https://e.com/a", "a.md", "a.md", declared="2023-04-05"),
+            PageRow("https://e.com/b", "b.md", "b.md", declared="2023-04-05T10:00:00+02:00"),
+            PageRow("https://e.com/c", "c.md", "c.md", declared=ahead)]
+    dated = page_dates(rows, GitDates())
+    assert dated.declared == 2 and dated.days == {0}
+    assert [e.lastmod for e in entries_from_rows(rows, dated, "datetime")] == [
+        date(2023, 4, 5), datetime(2023, 4, 5, 10, tzinfo=timezone(timedelta(hours=2))), None]
+    assert dated.notes == [f"c.md: its front matter's date {ahead} is in the future: dated "
+                           "by git instead"]

@@ -10,12 +10,14 @@ with a page it belongs to: never a silently older date.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 from .._display import count, shown_path
+from ..protocol import FUTURE_TOLERANCE_SECONDS
 from ..sources.pages import PageRow
 
 if TYPE_CHECKING:
@@ -31,6 +33,8 @@ class Dated:
     dates: list[datetime | None]
     by_lists: int = 0  # list pages whose date came from, or moved with, what they list
     notes: list[str] = field(default_factory=list)
+    days: set[int] = field(default_factory=set)  # rows whose date is a day (front matter)
+    declared: int = 0  # rows dated by their front matter
 
 
 def newest(dates: GitDates, source: str, parts: Iterable[str]) -> datetime | None:
@@ -42,17 +46,35 @@ def newest(dates: GitDates, source: str, parts: Iterable[str]) -> datetime | Non
     return max([own, *(d for d in map(dates.get, parts) if d is not None)])
 
 
+def _declared(row: PageRow, index: int, result: Dated) -> datetime | None:
+    """The date a row's front matter sets (a day as its first instant in UTC, kept as
+    a day), unless it is ahead of the clock by more than the protocol allows."""
+    if not row.declared or row.undated:
+        return None
+    day = len(row.declared) == 10
+    when = datetime.fromisoformat(row.declared + ("T00:00:00+00:00" if day else ""))
+    if when.timestamp() > time.time() + FUTURE_TOLERANCE_SECONDS:
+        result.notes.append(f"{row.label}: its front matter's date {row.declared} is in "
+                            "the future: dated by git instead")
+        return None
+    if day:
+        result.days.add(index)
+    result.declared += 1
+    return when
+
+
 def page_dates(rows: Sequence[PageRow], dates: GitDates) -> Dated:
     """Every row dated: its own date, raised to the newest own date of the pages it
     lists. One level only: a list page listed by another counts with its own source,
     so pagination pages linking each other never pass the newest post around."""
-    own = [newest(dates, row.source, row.parts) for row in rows]
+    result = Dated([])
+    own = [_declared(row, i, result) or newest(dates, row.source, row.parts)
+           for i, row in enumerate(rows)]
     by_source = {row.source: date for row, date in zip(rows, own, strict=True)
                  if row.source and date}
-    result = Dated([])
     refused = [row for row in rows if row.undated]
     blind: list[tuple[str, str]] = []  # (list page, a page it lists that has no date)
-    for row, date in zip(rows, own, strict=True):
+    for index, (row, date) in enumerate(zip(rows, own, strict=True)):
         if row.undated:
             result.dates.append(None)
             continue
@@ -67,6 +89,7 @@ def page_dates(rows: Sequence[PageRow], dates: GitDates) -> Dated:
             if latest is not None and (date is None or latest > date):
                 date = latest
                 result.by_lists += 1
+                result.days.discard(index)  # a listed page's time, not its own day
         result.dates.append(date)
     if result.by_lists:
         result.notes.append(f"{count(result.by_lists, 'list page')} dated by the newest page "

@@ -48,9 +48,12 @@ class Outcome:
 
 
 def entries_from_rows(rows: Sequence[PageRow], dated: Dated, kind: str) -> list[UrlEntry]:
-    """Each page with the date ``dating`` gave it (see there for the rules)."""
-    return [UrlEntry(row.loc, as_lastmod(date, kind), row.changefreq, row.priority,
-                     row.alternates) for row, date in zip(rows, dated.dates, strict=True)]
+    """Each page with the date ``dating`` gave it (see there for the rules); a day
+    its front matter gave stays a day."""
+    return [UrlEntry(row.loc, as_lastmod(date, "date" if i in dated.days and date is not None
+                                         and kind != "none" else kind),
+                     row.changefreq, row.priority, row.alternates)
+            for i, (row, date) in enumerate(zip(rows, dated.dates, strict=True))]
 
 
 def publish_pages(rows: list[PageRow], dates: GitDates, kind: str, out_dir: str | Path,

@@ -173,6 +173,10 @@ def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str | None = None, 
                                                     version_root is not None) + \
         _mapped_note(sources)
     notes += dates.notes
+    if dated.declared and settings_values["lastmod"] != "none":
+        notes.append(f"{count(dated.declared, 'page')} dated by their front matter "
+                     f"({layout.declares if layout else 'a date'}), which {generator} "
+                     "takes over git")
     if settings.dry_run:
         if old is not None and not old.ours:
             after_write.append(f"would replace {possessive(generator)} {old.describe()}")
@@ -251,7 +255,9 @@ def _rows(pages: list[BuiltPage], sources: Sources, rules: Any, values: Mapping[
                 continue
         changefreq, priority = rules.hints(page.path, None)
         rows.append(PageRow(page.url, source, page.path, changefreq, priority,
-                            parts=sources.parts.get(page.path, ())))
+                            parts=sources.parts.get(page.path, ()),
+                            declared=sources.declared.get(os.path.realpath(source), "")
+                            if source and sources.declared else ""))
     return rows, unsourced
 
 

@@ -90,3 +90,4 @@ class PageRow:
     parts: tuple[str, ...] = ()  # other files it is made of (includes, catalogs)
     lists: tuple[str, ...] = ()  # sources of the pages it lists (a blog index, a tag page)
     undated: str = ""  # why it gets no lastmod whatever its sources say (a page too large)
+    declared: str = ""  # the lastmod its front matter sets, which its generator takes over git

@@ -9,7 +9,17 @@ import json
 import os
 from pathlib import Path
 
-from .family import Known, Layout, assigned, join, site_url, stem, url_key
+from .family import (
+    Known,
+    Layout,
+    assigned,
+    declared_lastmod,
+    front_matter,
+    join,
+    site_url,
+    stem,
+    url_key,
+)
 
 CONFIGS = ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs",
            "docusaurus.config.mts", "docusaurus.config.cjs")
@@ -21,9 +31,11 @@ def detect(source: Path, generator: str) -> Layout | None:
     if config is None:
         return None
     return Layout("Docusaurus", source, candidates,
-                  known=lambda built: route_metadata(source, built.base_path, built.notes),
+                  known=lambda built: route_metadata(source, built.base_path, built.notes,
+                                                     built.declared),
                   made_lists=lambda built: list_routes(source, built.base_path, built.keys),
-                  base_url=_base_url(source, config), base_from=f"{config.name} url and baseUrl")
+                  base_url=_base_url(source, config), base_from=f"{config.name} url and baseUrl",
+                  declares="last_update")
 
 
 def _base_url(source: Path, config: Path) -> str | None:
@@ -46,9 +58,12 @@ def candidates(path: str) -> list[str]:
     return [n + suffix for n in names for suffix in PAGE_SUFFIXES]
 
 
-def route_metadata(source: Path, base_path: str, notes: list[str]) -> dict[str, list[Known]]:
+def route_metadata(source: Path, base_path: str, notes: list[str],
+                   declared: dict[str, str] | None = None) -> dict[str, list[Known]]:
     """URL key -> source, from every plugin's metadata files. ``base_path`` is the
-    path of the base URL (``/`` or Docusaurus' ``baseUrl``), which permalinks carry."""
+    path of the base URL (``/`` or Docusaurus' ``baseUrl``), which permalinks carry.
+    A ``last_update`` date in a page's front matter goes into ``declared``:
+    Docusaurus shows it, and its sitemap lists it, over git's."""
     found: dict[str, list[Known]] = {}
     root = source / ".docusaurus"
     if not root.is_dir():
@@ -70,9 +85,24 @@ def route_metadata(source: Path, base_path: str, notes: list[str]) -> dict[str, 
                     origin.startswith("@site/") and permalink.startswith(base_path):
                 key = url_key(permalink[len(base_path):])
                 known = Known(str(source / origin[len("@site/"):]))
+                when = _last_update(data, known.source)
+                if when is not None and declared is not None:
+                    declared[os.path.realpath(known.source)] = when
                 if known not in found.get(key, []):
                     found.setdefault(key, []).append(known)
     return found
+
+
+def _last_update(data: dict[str, object], source: str) -> str | None:
+    """A page's ``last_update`` date as its source's front matter writes it (the
+    metadata has it as a JS Date: a day there reads as midnight UTC)."""
+    front = data.get("frontMatter")
+    update = front.get("last_update") if isinstance(front, dict) else None
+    if not isinstance(update, dict) or update.get("date") is None:
+        return None
+    written = front_matter(source, ("last_update",)).get("last_update")
+    given = written.get("date") if isinstance(written, dict) else None
+    return declared_lastmod(given if given is not None else update["date"])
 
 
 def list_routes(source: Path, base_path: str, keys: frozenset[str]) -> frozenset[str]:

@@ -10,10 +10,13 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from ...errors import InputError
+from ...rules.dates import normalize_lastmod
+from ...rules.model import EntryError
 
 LANGUAGE = re.compile(r"[a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*")  # a language-like folder name
 
@@ -36,6 +39,9 @@ class Built:
     base_path: str
     keys: frozenset[str]
     notes: list[str] = field(default_factory=list)  # what the family could not read, said
+    # source path -> the lastmod its front matter declares, where the generator itself
+    # takes that over git (Docusaurus last_update, Jekyll last_modified_at)
+    declared: dict[str, str] = field(default_factory=dict)
 
 
 def _none(path: str) -> list[str]:
@@ -74,6 +80,7 @@ class Layout:
     prepare: Callable[[], None] = _nothing  # reads what needs no page, while they are read
     base_url: str | None = None  # the site's URL as the generator's config names it
     base_from: str = ""  # where: "mkdocs.yml site_url"
+    declares: str = ""  # the front matter ``known`` may fill ``Built.declared`` from
 
 
 def url_key(path: str) -> str:
@@ -98,6 +105,23 @@ def join(*parts: str) -> str:
 
 _SCALAR = re.compile(r"""^([A-Za-z_][\w-]*)\s*[:=]\s*["']?([^"'#\n]*?)["']?\s*(?:#.*)?$""")
 _FRONT = re.compile(r"\A(?:\ufeff)?(---|\+\+\+)[ \t]*\r?\n(.*?)\r?\n\1[ \t]*(?:\r?\n|\Z)", re.S)
+
+
+_NAIVE = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?")
+
+
+def declared_lastmod(value: object) -> str | None:
+    """A front-matter date as a lastmod: a time with its zone whole; a day, or a time
+    without a zone (in the site's zone, which is not known here), as its day; None
+    when it is no date (the page is then dated by git)."""
+    if isinstance(value, datetime) and value.utcoffset() is None:
+        value = value.date()
+    elif isinstance(value, str) and _NAIVE.fullmatch(value.strip()):
+        value = value.strip()[:10]
+    try:
+        return normalize_lastmod(value, None)
+    except EntryError:
+        return None
 
 
 def read_config(path: Path) -> dict[str, Any]:
@@ -128,7 +152,8 @@ def front_matter(path: str | Path, keys: tuple[str, ...] = ()) -> dict[str, Any]
     match = _FRONT.match(head)
     if not match:
         return {}
-    if keys and not re.search(rf"^\s*(?:{'|'.join(keys)})\s*[:=]", match[2], re.MULTILINE):
+    if keys and not re.search(rf"^\s*(?:{'|'.join(keys)})\s*[:=]", match[2],
+                              re.MULTILINE | re.IGNORECASE):  # Hugo's keys have no case
         return {}
     try:
         data = _parser(".toml" if match[1] == "+++" else ".yml")(match[2])

@@ -18,6 +18,7 @@ from .family import (
     LANGUAGE,
     Known,
     Layout,
+    declared_lastmod,
     front_matter,
     join,
     read_config,
@@ -43,9 +44,37 @@ def detect(source: Path, generator: str) -> Layout | None:
         return None
     index = ContentIndex(source, config)
     base = next((v for k, v in config.items() if k.lower() == "baseurl"), None)  # any case
-    return Layout("Hugo", source, known=lambda built: index.urls(built.keys), lists=is_branch,
+    first = lastmod_before_git(config)
+    return Layout("Hugo", source, known=lambda built: index.urls(built.keys, built.declared),
+                  lists=is_branch,
                   made_lists=lambda built: made_lists(built.keys, taxonomies(config)),
-                  prepare=index.build, base_url=site_url(base), base_from="Hugo's baseURL")
+                  prepare=index.build, base_url=site_url(base), base_from="Hugo's baseURL",
+                  declares=", ".join(first) + " before :git in frontmatter.lastmod")
+
+
+# Hugo's own order for a page's lastmod when the config sets none
+DEFAULT_LASTMOD = (":git", "lastmod", "modified", "date", "publishdate", "pubdate",
+                   "published")
+
+
+def lastmod_before_git(config: dict[str, Any]) -> tuple[str, ...]:
+    """The front-matter keys the config's ``[frontmatter] lastmod`` order puts before
+    ``:git`` (Hugo takes the first a page has over git); none in Hugo's default order.
+    ``:fileModTime`` is a build machine's file time, never a page's date: skipped."""
+    section = next((v for k, v in config.items() if k.lower() == "frontmatter"), None)
+    order = next((v for k, v in section.items() if k.lower() == "lastmod"), None) \
+        if isinstance(section, dict) else None
+    if not isinstance(order, list):
+        return ()
+    keys: list[str] = []
+    for item in order:
+        name = str(item).lower()
+        for key in DEFAULT_LASTMOD if name == ":default" else (name,):
+            if key == ":git":
+                return tuple(keys)
+            if not key.startswith(":") and key not in keys:
+                keys.append(key)
+    return tuple(keys)
 
 
 def taxonomies(config: dict[str, Any]) -> frozenset[str]:
@@ -139,6 +168,7 @@ class ContentIndex:
         self.in_subdir = bool(config.get("defaultContentLanguageInSubdir"))
         self.lower = not config.get("disablePathToLower")
         self.ugly = bool(config.get("uglyURLs"))
+        self.first = lastmod_before_git(config)
         self.files: list[tuple[str, str, str, str, str | None]] | None = None
 
     def build(self) -> None:
@@ -163,14 +193,22 @@ class ContentIndex:
                             files.append((key, path, rel_dir, name, mount.lang))
         self.files = files
 
-    def urls(self, pages: frozenset[str]) -> dict[str, list[Known]]:
-        """URL key -> the content files Hugo publishes there."""
+    def urls(self, pages: frozenset[str], declared: dict[str, str]) -> dict[str, list[Known]]:
+        """URL key -> the content files Hugo publishes there; into ``declared``, the
+        front-matter lastmod of those whose config order puts a key before ``:git``
+        (one read per file only then)."""
         self.build()
         found: dict[str, list[Known]] = {}
         for key, path, rel_dir, name, lang in self.files or []:
             if key not in pages:
                 key = self._key(rel_dir, name, path, lang, True) or key
             found.setdefault(key, []).append(Known(path))
+            if self.first:
+                meta = {k.lower(): v for k, v in front_matter(path, self.first).items()}
+                when = next((d for k in self.first if (d := declared_lastmod(meta.get(k)))),
+                            None)
+                if when is not None:
+                    declared[os.path.realpath(path)] = when
         return found
 
     def _key(self, rel_dir: str, name: str, path: str, mount_lang: str | None,

@@ -8,7 +8,17 @@ import os
 import re
 from pathlib import Path
 
-from .family import Known, Layout, front_matter, join, read_config, site_url, stem, url_key
+from .family import (
+    Known,
+    Layout,
+    declared_lastmod,
+    front_matter,
+    join,
+    read_config,
+    site_url,
+    stem,
+    url_key,
+)
 
 SUFFIXES = (".md", ".markdown", ".html")
 _POST = re.compile(r"(\d{4})-(\d{2})-(\d{2})-(.+?)\.(?:md|markdown|html)$")
@@ -22,10 +32,10 @@ def detect(source: Path, generator: str) -> Layout | None:
     style = str(config.get("permalink", "date"))
     pager = str(config.get("paginate_path", "/page:num/")).strip("/")
     return Layout("Jekyll", content, candidates,
-                  known=lambda built: _permalinks(content, style),
+                  known=lambda built: _permalinks(content, style, built.declared),
                   made_lists=lambda built: pager_pages(built.keys, pager),
                   base_url=site_url(config.get("url"), config.get("baseurl")),
-                  base_from="_config.yml url and baseurl")
+                  base_from="_config.yml url and baseurl", declares="last_modified_at")
 
 
 def candidates(path: str) -> list[str]:
@@ -34,10 +44,11 @@ def candidates(path: str) -> list[str]:
     return [n + suffix for n in names for suffix in SUFFIXES]
 
 
-def _permalinks(content: Path, style: str) -> dict[str, list[Known]]:
+def _permalinks(content: Path, style: str, declared: dict[str, str]) -> dict[str, list[Known]]:
     """What the layout rules cannot follow: pages whose front matter sets
     ``permalink``, and posts (``_posts/YYYY-MM-DD-title.md``) at their dated URL. Other
-    ``_``-folders are layouts, includes and collections."""
+    ``_``-folders are layouts, includes and collections. A ``last_modified_at`` goes
+    into ``declared``: jekyll-sitemap and jekyll-last-modified-at take it over git."""
     found: dict[str, list[Known]] = {}
     for folder, dirs, files in os.walk(content):
         dirs[:] = [d for d in dirs if d == "_posts" or not d.startswith(("_", ".")) and d not in
@@ -47,7 +58,11 @@ def _permalinks(content: Path, style: str) -> dict[str, list[Known]]:
             if not name.endswith(SUFFIXES):
                 continue
             path = os.path.join(folder, name)
-            meta = front_matter(Path(path), ("permalink", "categories", "category"))
+            meta = front_matter(Path(path), ("permalink", "categories", "category",
+                                             "last_modified_at"))
+            when = declared_lastmod(meta.get("last_modified_at"))
+            if when is not None:
+                declared[os.path.realpath(path)] = when
             permalink = meta.get("permalink")
             if isinstance(permalink, str) and permalink.startswith("/") and ":" not in permalink:
                 found.setdefault(url_key(permalink), []).append(Known(path))

@@ -30,6 +30,7 @@ class Sources:
     by_generator: int = 0
     by_edit_link: int = 0
     made_lists: set[str] = field(default_factory=set)  # pages the generator made as lists
+    declared: dict[str, str] = field(default_factory=dict)  # source -> front-matter lastmod
 
     def rebase(self, old: str, new: str) -> None:
         """Sources the generator recorded under ``old`` (the folder it built from) are
@@ -39,6 +40,7 @@ class Sources:
                 else path
         self.files = {page: moved(path) for page, path in self.files.items()}
         self.parts = {page: tuple(map(moved, parts)) for page, parts in self.parts.items()}
+        self.declared = {moved(path): date for path, date in self.declared.items()}
 
 
 def page_key(page: BuiltPage, base: str) -> str:
@@ -59,7 +61,7 @@ def find_sources(pages: list[BuiltPage], out: Path, base: str, layout: Layout | 
     known = layout.known(built) if layout and layout.known else {}
     made = layout.made_lists(built) if layout and layout.made_lists else frozenset()
     exists = _Listing(os.path.realpath(layout.content)) if layout else None
-    result = Sources(notes=built.notes)
+    result = Sources(notes=built.notes, declared=built.declared)
     for page in pages:
         if keys[page.path] in made:
             result.made_lists.add(page.path)
