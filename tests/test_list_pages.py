@@ -216,6 +216,58 @@ def test_api_pages_can_be_dated_by_their_stub_alone_and_an_undatable_part_is_nam
            "without it (e.g. api/func.md)" in done.stderr
 
 
+def test_an_api_page_counts_what_it_inherits_and_only_the_members_it_selects(tmp_path):
+    """A class page with ``inherited_members`` renders its base's members, from the
+    base's file; a package page whose ``members`` selects one re-export renders that
+    one, not the rest of ``__all__``; a global ``inherited_members`` reaches a module
+    page's classes too."""
+    repo = mkdocs_project(tmp_path / "p", {
+        "index.md": "# Home\n",
+        "api/child.md": "# Child\n\n::: pkg.child.Child\n    options:\n"
+                        "      inherited_members: true\n",
+        "api/plain.md": "# Child alone\n\n::: pkg.child.Child\n    options:\n"
+                        "      inherited_members: false\n",
+        "api/select.md": "# Run\n\n::: pkg\n    options:\n      members:\n        - run\n",
+        "api/all.md": "# All\n\n::: pkg\n",
+        "api/module.md": "# Module\n\n::: pkg.child\n"}, {
+        "plugins": [{"mkdocstrings": {"handlers": {"python": {
+            "paths": ["src"], "options": {"inherited_members": True}}}}}, "sitemapkit"]},
+        when=T0)
+    repo.commit(T0, {"src/pkg/__init__.py": '"""The package."""\nfrom .mod import run\n'
+                                           'from .helpers import helper\n\n'
+                                           '__all__ = ["run", "helper"]\n',
+                     "src/pkg/mod.py": '"""A module."""\n\n\ndef run() -> None:\n    """Run."""\n',
+                     "src/pkg/helpers.py": '"""Helpers."""\n\n\ndef helper() -> int:\n'
+                                           '    """Help."""\n    return 1\n',
+                     "src/pkg/base.py": '"""Bases."""\n\n\nclass Base:\n    """A base."""\n\n'
+                                        '    def shared(self) -> None:\n        """Shared."""\n',
+                     "src/pkg/child.py": '"""Children."""\nfrom .base import Base\n\n\n'
+                                         'class Child(Base):\n    """A child."""\n'})
+    repo.commit(T1, {"src/pkg/mod.py": '"""A module."""\n\n\ndef run() -> None:\n'
+                                       '    """Run, better documented."""\n'})
+    repo.commit(T2, {"src/pkg/helpers.py": '"""Helpers, edited."""\n\n\ndef helper() -> int:\n'
+                                           '    """Help."""\n    return 1\n'})
+    repo.commit(T3, {"src/pkg/base.py": '"""Bases."""\n\n\nclass Base:\n    """A base."""\n\n'
+                                        '    def shared(self) -> None:\n'
+                                        '        """Shared, better documented."""\n'})
+    done = mkdocs_build(repo.root, "--strict")
+    assert "Shared, better documented." in (repo.root / "site/api/child/index.html").read_text()
+    assert "Shared, better" not in (repo.root / "site/api/plain/index.html").read_text()
+    got = lastmods(repo.root / "site")
+    ref = {p: reference_date(repo.root, p) for p in (
+        "docs/api/child.md", "docs/api/plain.md", "docs/api/select.md", "docs/api/all.md",
+        "docs/api/module.md", "src/pkg/__init__.py", "src/pkg/mod.py", "src/pkg/helpers.py",
+        "src/pkg/base.py", "src/pkg/child.py")}
+    assert got["api/child/"] == newest(ref["docs/api/child.md"], ref["src/pkg/child.py"],
+                                       ref["src/pkg/base.py"]) == T3  # the base's member
+    assert got["api/plain/"] == newest(ref["docs/api/plain.md"], ref["src/pkg/child.py"]) == T0
+    assert got["api/module/"] == T3  # the global option: the module's class inherits too
+    assert got["api/select/"] == newest(ref["docs/api/select.md"], ref["src/pkg/__init__.py"],
+                                        ref["src/pkg/mod.py"]) == T1  # not helpers.py (T2)
+    assert got["api/all/"] == T2  # every re-export of __all__
+    assert "Traceback" not in done.stderr
+
+
 # --- MkDocs: languages grouped by the URL a page is published at ---------------------------
 def test_a_stale_source_beside_its_folder_still_joins_its_language_cluster(tmp_path):
     """openai-agents-python: zh/sessions.md (stale) and zh/sessions/index.md publish one

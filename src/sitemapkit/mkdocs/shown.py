@@ -11,7 +11,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils.templates import TemplateContext
 
 from .._display import count
-from .apiparts import identifiers, object_files, python_handler
+from .apiparts import blocks, global_options, object_files, python_handler
 
 
 class Shown:
@@ -33,11 +33,11 @@ class Shown:
         its handlers down when the build ends."""
         if not page.markdown or ":::" not in page.markdown:
             return
-        names = identifiers(page.markdown)
-        handler = python_handler(config) if names else None
+        found = blocks(page.markdown)
+        handler = python_handler(config) if found else None
         if handler is None:
             return
-        files, unknown = object_files(handler, names)
+        files, unknown = object_files(handler, found, global_options(config))
         own = page.file.abs_src_path
         self.parts[page.file.dest_uri] = tuple(f for f in files if f != own)
         if unknown:
