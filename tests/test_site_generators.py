@@ -261,6 +261,57 @@ def test_docusaurus_from_its_template(tmp_path, docusaurus_template, trailing):
     assert "Docusaurus" in stderr and "mapped by the generator's own records" in stderr
 
 
+def test_docusaurus_two_locales_a_translation_and_fallbacks(tmp_path, docusaurus_template):
+    """``.docusaurus/`` keeps the last locale's records only: the site's URL is still
+    the default locale's, and every locale's page is dated by the file it renders, a
+    translation under i18n/de/ or, untranslated, the English original."""
+    repo = Repo(tmp_path / "d")
+    shutil.copytree(docusaurus_template, repo.root, dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns("node_modules", "build", ".docusaurus"))
+    (repo.root / "node_modules").symlink_to(docusaurus_template / "node_modules")
+    config = repo.root / "docusaurus.config.js"
+    text = re.sub(r"url: '[^']*'", "url: 'https://example.com'", config.read_text())
+    text = text.replace("locales: ['en'],", "locales: ['en', 'de'],")
+    text = text.replace("sidebarPath: './sidebars.js',",
+                        "sidebarPath: './sidebars.js',\n          showLastUpdateTime: true,")
+    text = text.replace("customCss: './src/css/custom.css',\n        },",
+                        "customCss: './src/css/custom.css',\n        },\n"
+                        "        sitemap: { lastmod: 'date' },")
+    assert "'de'" in text and "lastmod: 'date'" in text and "showLastUpdateTime" in text
+    config.write_text(text)
+    repo.write(".gitignore", "node_modules\nbuild/\n.docusaurus/\n.cache/\n")
+    intro = next(repo.root.glob("docs/intro.md*")).relative_to(repo.root).as_posix()
+    translated = "i18n/de/docusaurus-plugin-content-docs/current/" + intro[len("docs/"):]
+    repo.commit(DATES[0], {translated: "---\nsidebar_position: 1\n---\n\n# Einführung\n"})
+    page = next(repo.root.glob("docs/tutorial-basics/create-a-page.md*"))
+    post = next(repo.root.glob("blog/2019-05-28-first-blog-post.md*"))
+    repo.commit(DATES[1], {str(page.relative_to(repo.root)): page.read_text() + "\nMore.\n",
+                           str(post.relative_to(repo.root)): post.read_text() + "\nMore.\n"})
+    repo.commit(DATES[2], {translated: "---\nsidebar_position: 1\n---\n\n# Einführung\n\n"
+                                       "Übersetzt.\n"})
+    run("npm", "run", "build", cwd=repo.root)
+    assert '"currentLocale": "de"' in (repo.root / ".docusaurus/i18n.json").read_text()
+    out = repo.root / "build"
+    before = generator_urls(out)
+    assert BASE + "de/docs/intro" in before and BASE + "docs/intro" in before
+    stderr, report = site(out, repo.root)
+    page_rel = page.relative_to(repo.root).as_posix()
+    got = check(out, repo.root, before, report, {
+        "docs/intro": intro, "de/docs/intro": translated,  # the translation: its own file
+        "docs/tutorial-basics/create-a-page": page_rel,
+        "de/docs/tutorial-basics/create-a-page": page_rel,  # the fallback: the original
+        "de/": next(p.relative_to(repo.root).as_posix()
+                    for p in repo.root.glob("src/pages/index.*"))})
+    assert got[BASE + "de/docs/intro"] == DATES[2] and got[BASE + "docs/intro"] == DATES[0]
+    assert got[BASE + "blog"] == got[BASE + "de/blog"] == DATES[1]  # the newest post
+    assert len(got) == len(before) and not report  # every URL Docusaurus listed, no other
+    assert not (out / "de" / "sitemap.xml").exists() and "warning:" not in stderr, stderr
+    again = subprocess.run([sys.executable, "-m", "sitemapkit", "site", str(out), "--source",
+                            str(repo.root), "--dry-run"], capture_output=True, text=True)
+    assert "base URL https://example.com/ from docusaurus.config.js" in again.stderr  # not /de/
+    assert "warning:" not in again.stderr, again.stderr
+
+
 # --- VitePress, from the npm registry: cleanUrls, two locales, a rewrite --------------------
 VITEPRESS_CONFIG = """export default {
   title: 'T',

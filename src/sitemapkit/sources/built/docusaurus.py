@@ -1,15 +1,26 @@
 """Docusaurus: the route metadata it writes at build time. Each docs page, blog post
 and Markdown page has a JSON file under ``.docusaurus/`` naming its ``permalink`` and
 its ``source`` (``@site/docs/intro.mdx``); React pages come from ``src/pages/X.js``
-or ``src/pages/X/index.js``. Blog lists, tags and category index pages have none."""
+or ``src/pages/X/index.js``. Blog lists, tags and category index pages have none.
+
+A site with several locales is built one locale after another, and ``.docusaurus/``
+keeps the last one's records only (``i18n.json`` says which, and each locale's base
+URL). The other locales' pages are the same routes under their own base URL: each
+comes from its locale's translation under ``i18n/<locale>/`` where there is one, else
+from the default locale's file (Docusaurus' fallback), and the site's URL is the
+default locale's, not the last one built."""
 
 from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 from .family import (
+    Built,
     Known,
     Layout,
     assigned,
@@ -30,17 +41,26 @@ def detect(source: Path, generator: str) -> Layout | None:
     config = next((source / name for name in CONFIGS if (source / name).is_file()), None)
     if config is None:
         return None
-    return Layout("Docusaurus", source, candidates,
-                  known=lambda built: route_metadata(source, built.base_path, built.notes,
-                                                     built.declared),
-                  made_lists=lambda built: list_routes(source, built.base_path, built.keys),
+    return Layout("Docusaurus", source, partial(_page_candidates, source, _locales(source)),
+                  known=lambda built: _all_locales(
+                      source, built, route_metadata(source, built.base_path, built.notes,
+                                                    built.declared)),
+                  made_lists=lambda built: _lists_of_all_locales(
+                      source, built, list_routes(source, built.base_path, built.keys)),
                   base_url=_base_url(source, config), base_from=f"{config.name} url and baseUrl",
                   declares="last_update")
 
 
 def _base_url(source: Path, config: Path) -> str | None:
     """``url`` + ``baseUrl``: as the build resolved them (``.docusaurus/`` keeps the
-    config as JSON), else as the config file writes them."""
+    config as JSON; for a site of several locales, the default locale's), else as the
+    config file writes them."""
+    locales = _locales(source)
+    if locales is not None:
+        default = locales.configs.get(locales.default, {})
+        found = site_url(default.get("url"), default.get("baseUrl"))
+        if found:
+            return found
     built = source / ".docusaurus" / "docusaurus.config.mjs"
     try:
         text = built.read_text("utf-8")
@@ -50,12 +70,31 @@ def _base_url(source: Path, config: Path) -> str | None:
         return site_url(assigned(config, "url"), assigned(config, "baseUrl"))
 
 
-def candidates(path: str) -> list[str]:
+def candidates(path: str, pages: str = "src/pages") -> list[str]:
     name, directory = stem(path)
-    names = [join("src/pages", name, "index")] if directory else []
+    names = [join(pages, name, "index")] if directory else []
     if name:
-        names.insert(0, join("src/pages", name))
+        names.insert(0, join(pages, name))
     return [n + suffix for n in names for suffix in PAGE_SUFFIXES]
+
+
+def _page_candidates(source: Path, locales: _Locales | None, path: str) -> list[str]:
+    """A React or Markdown page of ``src/pages``; under another locale's folder, its
+    translation in ``i18n/<locale>/docusaurus-plugin-content-pages`` if one is there,
+    else the same page of ``src/pages``."""
+    if locales is not None:
+        top = locales.prefix(locales.default)
+        for locale in locales.configs:
+            folder = locales.prefix(locale)[len(top):] if locales.prefix(locale).startswith(
+                top) else ""
+            if locale != locales.default and folder and path.startswith(folder):
+                rest = path[len(folder):]
+                kept = locales.configs[locale].get("path", locale)
+                translated = [c for c in candidates(rest, join(
+                    "i18n", str(kept), "docusaurus-plugin-content-pages"))
+                    if (source / c).is_file()]
+                return translated or candidates(rest)
+    return candidates(path)
 
 
 def route_metadata(source: Path, base_path: str, notes: list[str],
@@ -91,6 +130,105 @@ def route_metadata(source: Path, base_path: str, notes: list[str],
                 if known not in found.get(key, []):
                     found.setdefault(key, []).append(known)
     return found
+
+
+@dataclass(frozen=True)
+class _Locales:
+    """``.docusaurus/i18n.json``: the locale the records are of, the default one, and
+    each locale's settings (``baseUrl``, ``path`` under ``i18n/``)."""
+
+    current: str
+    default: str
+    configs: dict[str, dict[str, Any]]
+
+    def prefix(self, locale: str) -> str:
+        return str(self.configs.get(locale, {}).get("baseUrl") or "/")
+
+
+def _locales(source: Path) -> _Locales | None:
+    """The site's locales, when it has more than one."""
+    data = _json(source / ".docusaurus" / "i18n.json")
+    configs = data.get("localeConfigs")
+    current, default = data.get("currentLocale"), data.get("defaultLocale")
+    if not isinstance(configs, dict) or len(configs) < 2 or not isinstance(current, str) \
+            or not isinstance(default, str):
+        return None
+    return _Locales(current, default, {str(k): v for k, v in configs.items()
+                                       if isinstance(v, dict)})
+
+
+# where a plugin's translations live under i18n/<locale>/, and its own folder
+_TRANSLATED = (("docusaurus-plugin-content-docs/current/", "docs/"),
+               ("docusaurus-plugin-content-blog/", "blog/"),
+               ("docusaurus-plugin-content-pages/", "src/pages/"))
+
+
+def _default_source(rel: str, locales: _Locales) -> str | None:
+    """The default locale's file behind a record's source (a translation's original)."""
+    folder = f"i18n/{locales.configs.get(locales.current, {}).get('path', locales.current)}/"
+    if not rel.startswith(folder):
+        return rel
+    rest = rel[len(folder):]
+    return next((own + rest[len(kept):] for kept, own in _TRANSLATED if rest.startswith(kept)),
+                None)
+
+
+def _locale_source(source: Path, rel: str, locale: str, locales: _Locales) -> str:
+    """A locale's file for a default-locale one: its translation, else the original."""
+    if locale != locales.default:
+        folder = locales.configs.get(locale, {}).get("path", locale)
+        for kept, own in _TRANSLATED:
+            if rel.startswith(own) and (source / "i18n" / str(folder) / kept /
+                                        rel[len(own):]).is_file():
+                return f"i18n/{folder}/{kept}{rel[len(own):]}"
+    return rel
+
+
+def _all_locales(source: Path, built: Built, found: dict[str, list[Known]]
+                 ) -> dict[str, list[Known]]:
+    """``found`` (the last locale's records) with every other locale's pages of the
+    same routes: those that are pages of the output and not recorded already."""
+    locales = _locales(source)
+    if locales is None:
+        return found
+    here = locales.prefix(locales.current)
+    derived: dict[str, list[Known]] = {}
+    for key, known in found.items():
+        permalink = built.base_path + key
+        if len(known) != 1 or not (permalink + "/").startswith(here):
+            continue
+        rel = _default_source(os.path.relpath(known[0].source, source).replace(os.sep, "/"),
+                              locales)
+        if rel is None:
+            continue
+        tail = permalink[len(here):] if len(permalink) >= len(here) else ""
+        for locale in locales.configs:
+            other = url_key((locales.prefix(locale) + tail)[len(built.base_path):])
+            if locale == locales.current or other in found or other not in built.keys:
+                continue
+            path = str(source / _locale_source(source, rel, locale, locales))
+            derived[other] = [Known(path)]
+            update = front_matter(path, ("last_update",)).get("last_update")
+            when = declared_lastmod(update.get("date")) if isinstance(update, dict) else None
+            if when is not None:
+                built.declared[os.path.realpath(path)] = when
+    return {**found, **derived}
+
+
+def _lists_of_all_locales(source: Path, built: Built, found: frozenset[str]) -> frozenset[str]:
+    """The last locale's list routes, and the same routes under every other locale."""
+    locales = _locales(source)
+    if locales is None:
+        return found
+    here = locales.prefix(locales.current)
+    more = set(found)
+    for key in found:
+        permalink = built.base_path + key
+        if (permalink + "/").startswith(here):
+            tail = permalink[len(here):] if len(permalink) >= len(here) else ""
+            more.update(url_key((locales.prefix(locale) + tail)[len(built.base_path):])
+                        for locale in locales.configs)
+    return frozenset(k for k in more if k in built.keys or k in found)
 
 
 def _last_update(data: dict[str, object], source: str) -> str | None:
