@@ -413,7 +413,8 @@ def starlight_modules(tmp_path_factory) -> Path:
 def test_starlight_two_locales_and_a_fallback_page(tmp_path, starlight_modules):
     """Astro's ``sitemap-index.xml`` is the floor and the name the set is written under
     (its child removed: one set); a page German has not translated is Starlight's
-    fallback, rendered from the English source, and dated by it."""
+    fallback, rendered from the English source, and dated by it; a localized 404 page
+    (``de/404.md``) is a 404 page: left out, as Astro's sitemap leaves it out."""
     repo = Repo(tmp_path / "s")
     (repo.root / "node_modules").symlink_to(starlight_modules)
     page = "---\ntitle: {}\n---\n{}\n"
@@ -424,7 +425,9 @@ def test_starlight_two_locales_and_a_fallback_page(tmp_path, starlight_modules):
              "src/content/docs/guide.md": page.format("Guide", "Guide."),
              "src/content/docs/components.md": page.format("Components", "English only."),
              "src/content/docs/de/index.md": page.format("Start", "Hallo."),
-             "src/content/docs/de/guide.md": page.format("Anleitung", "Anleitung.")}
+             "src/content/docs/de/guide.md": page.format("Anleitung", "Anleitung."),
+             "src/content/docs/de/404.md": "---\ntitle: Nicht gefunden\ntemplate: splash\n"
+                                           "editUrl: false\n---\nDiese Seite gibt es nicht.\n"}
     dated_history(repo, files, {
         1: {"src/content/docs/components.md": page.format("Components", "Edited.")},
         2: {"src/content/docs/de/guide.md": page.format("Anleitung", "Mehr.")}})
@@ -440,7 +443,9 @@ def test_starlight_two_locales_and_a_fallback_page(tmp_path, starlight_modules):
     stderr, report = site(out, repo.root, "--validate", "strict")
     assert not (out / "sitemap-0.xml").exists() and not (out / "sitemap.xml").exists()
     got = {u.loc: u.lastmod for u in read_set(out, BASE, "sitemap-index.xml").urls}
-    assert set(got) == set(before) and not report
+    assert (out / "de/404/index.html").is_file() and BASE + "de/404/" not in before
+    assert set(got) == set(before) and not report  # not added back, not called excluded
+    assert "404 pages" in stderr, stderr
     want = {"": "src/content/docs/index.md", "guide/": "src/content/docs/guide.md",
             "components/": "src/content/docs/components.md",
             "de/components/": "src/content/docs/components.md",  # the fallback
