@@ -205,13 +205,20 @@ def docusaurus_template(tmp_path_factory) -> Path:
     return where / "site"
 
 
-def docusaurus_project(tmp_path: Path, template: Path, trailing: bool) -> Repo:
+def docusaurus_copy(tmp_path: Path, template: Path) -> tuple[Repo, Path, str]:
+    """The template in a new repository (its node_modules linked), with its config's
+    path and text, the site's URL already ours."""
     repo = Repo(tmp_path / "d")
     shutil.copytree(template, repo.root, dirs_exist_ok=True,
                     ignore=shutil.ignore_patterns("node_modules", "build", ".docusaurus"))
     (repo.root / "node_modules").symlink_to(template / "node_modules")
     config = repo.root / "docusaurus.config.js"
-    text = re.sub(r"url: '[^']*'", "url: 'https://example.com'", config.read_text())
+    return repo, config, re.sub(r"url: '[^']*'", "url: 'https://example.com'",
+                                config.read_text())
+
+
+def docusaurus_project(tmp_path: Path, template: Path, trailing: bool) -> Repo:
+    repo, config, text = docusaurus_copy(tmp_path, template)
     if trailing:
         text = text.replace("baseUrl: '/',", "baseUrl: '/',\n  trailingSlash: true,")
     config.write_text(text)
@@ -265,12 +272,7 @@ def test_docusaurus_two_locales_a_translation_and_fallbacks(tmp_path, docusaurus
     """``.docusaurus/`` keeps the last locale's records only: the site's URL is still
     the default locale's, and every locale's page is dated by the file it renders, a
     translation under i18n/de/ or, untranslated, the English original."""
-    repo = Repo(tmp_path / "d")
-    shutil.copytree(docusaurus_template, repo.root, dirs_exist_ok=True,
-                    ignore=shutil.ignore_patterns("node_modules", "build", ".docusaurus"))
-    (repo.root / "node_modules").symlink_to(docusaurus_template / "node_modules")
-    config = repo.root / "docusaurus.config.js"
-    text = re.sub(r"url: '[^']*'", "url: 'https://example.com'", config.read_text())
+    repo, config, text = docusaurus_copy(tmp_path, docusaurus_template)
     text = text.replace("locales: ['en'],", "locales: ['en', 'de'],")
     text = text.replace("sidebarPath: './sidebars.js',",
                         "sidebarPath: './sidebars.js',\n          showLastUpdateTime: true,")
