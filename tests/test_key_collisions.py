@@ -149,10 +149,11 @@ if __name__ == "__main__":  # worker processes import this file again
 
 @pytest.mark.slow
 @pytest.mark.parametrize("engine", ["dask", "spark"])
-def test_the_engines_lose_nothing_under_8_bit_keys(tmp_path, engine):
+def test_the_engines_lose_nothing_under_8_bit_keys(tmp_path, engine, twin_env):
     """A real LocalCluster (2 worker processes) and PySpark local[2], each run with full
-    keys and again with 8-bit first words and another PYTHONHASHSEED (the switch is in
-    the environment every worker inherits): the same URLs, counts and bytes."""
+    keys and again with 8-bit first words and another PYTHONHASHSEED (the switch, and
+    the twin, are in the environment every worker inherits): the same URLs, counts and
+    bytes."""
     if engine == "spark":
         pytest.importorskip("pyspark", reason="the test extra installs pyspark")
     else:
@@ -162,7 +163,8 @@ def test_the_engines_lose_nothing_under_8_bit_keys(tmp_path, engine):
     runs, said = {}, {}
     for label, bits, seed in (("full", "", "0"), ("8 bits", "8", "1")):
         out = tmp_path / label.replace(" ", "_")
-        env = {**os.environ, "PYTHONHASHSEED": seed, "SITEMAPKIT_TEST_KEY_BITS": bits}
+        env = {**os.environ, **twin_env, "PYTHONHASHSEED": seed,
+               "SITEMAPKIT_TEST_KEY_BITS": bits}
         done = subprocess.run([sys.executable, str(script), str(out)], cwd=tmp_path, env=env,
                               capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, done.stderr[-3000:]
