@@ -152,7 +152,7 @@ def front_matter(path: str | Path, keys: tuple[str, ...] = ()) -> dict[str, Any]
     match = _FRONT.match(head)
     if not match:
         return {}
-    if keys and not re.search(rf"^\s*(?:{'|'.join(keys)})\s*[:=]", match[2],
+    if keys and not re.search(rf"^\s*(?:{'|'.join(map(re.escape, keys))})\s*[:=]", match[2],
                               re.MULTILINE | re.IGNORECASE):  # Hugo's keys have no case
         return {}
     try:
