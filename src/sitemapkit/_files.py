@@ -5,16 +5,68 @@ writer use the same ones."""
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
+import stat
 import tempfile
 from pathlib import Path
+from typing import BinaryIO
 
 TMP_PREFIX = ".sitemapkit-tmp-"
 # the generator mark of the human view's pages: `site` never takes them for pages, and
 # only pages carrying it are removed as an earlier view's
 HUMAN_VIEW_GENERATOR = "sitemapkit human view"
 HUMAN_VIEW_MARK = f'<meta name="generator" content="{HUMAN_VIEW_GENERATOR}">'
+
+
+class NotRegular(OSError):
+    """A path that is no regular file (a FIFO, a socket, a device, a folder, a link):
+    never opened for reading, since a FIFO's open blocks until a writer comes."""
+
+
+def kind_of(mode: int) -> str:
+    """A file type in the words a user knows."""
+    return ("a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+            else "a folder" if stat.S_ISDIR(mode) else "a symbolic link" if stat.S_ISLNK(mode)
+            else "no regular file")
+
+
+def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
+    """Open a regular file for reading, never following a final symbolic link and never
+    blocking: the open is non-blocking and the type is checked on the open file, so
+    a FIFO, socket or device swapped in under a page's name is refused
+    (``NotRegular``, naming what it is) instead of hanging the run."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | \
+        getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENXIO, errno.EMLINK):  # a link; a socket
+            mode = os.lstat(path).st_mode
+            raise NotRegular(exc.errno, f"is {kind_of(mode)}", os.fspath(path)) from None
+        raise
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotRegular(errno.EINVAL, f"is {kind_of(mode)}", os.fspath(path))
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_regular(path: str | os.PathLike[str], limit: int = -1) -> bytes | None:
+    """The first ``limit`` bytes of a regular file (all with -1); None when it is
+    missing, unreadable or no regular file (``open_regular``)."""
+    try:
+        with open_regular(path) as fh:
+            return fh.read(limit)
+    except OSError:
+        return None
 
 
 def temp_path(out_dir: Path, name: str) -> Path:

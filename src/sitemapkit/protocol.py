@@ -101,6 +101,12 @@ entities apart: the rules look at those)."""
 SNIFF_BYTES = 4096  # the head read to tell a sitemap from any other file
 
 
+def written_by_sitemapkit(head: bytes) -> bool:
+    """The first bytes of an XML sitemap carry sitemapkit's own layout (one ``<url>`` or
+    ``<sitemap>`` a line, its loc first): a set an earlier run wrote."""
+    return b"\n<url><loc>" in head or b"\n<sitemap><loc>" in head
+
+
 def looks_like_sitemap(head: bytes, name: str) -> bool:
     """The first bytes of a file are a sitemap's: an XML urlset or sitemap index, or for
     a text sitemap an http(s) URL on the first line; gzipped or not. What sitemapkit

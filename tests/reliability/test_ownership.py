@@ -20,6 +20,9 @@ USER_FILES = {
     "ads.txt": "google.com, pub-0000000000000000, DIRECT, f08c47fec0942fa0\n",
     "llms.txt": "# Docs\n\n> what this site is about\n",
     "BingSiteAuth.xml": '<?xml version="1.0"?><users><user>ABC</user></users>\n',
+    # a user's URL list: its lines are URLs, as a text sitemap's are, but sitemapkit did
+    # not write it, so a generator's index naming it never makes it ours to remove
+    "urls.txt": f"{BASE}a\n{BASE}b\n",
 }
 OLD_SHARD = ('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/'
              f'schemas/sitemap/0.9"><url><loc>{BASE}old/</loc></url></urlset>\n')
@@ -61,6 +64,9 @@ def test_write_keeps_every_user_file_a_foreign_index_names(tmp_path):
     assert done.returncode == 0, done.stderr
     assert_user_files_kept(out)
     assert not (out / "sitemap-old.xml.gz").exists()  # a sitemap of this site: replaced
+    assert "removed 1 file of the set it replaced, or of a killed run: sitemap-old.xml.gz" \
+        in done.stderr  # named, and the only file named
+    assert done.stderr.count("sitemapkit: removed ") == 1
     assert "listed 1 sitemap of another base URL" in done.stderr
     assert "https://elsewhere.example/x/feed.xml" in done.stderr
 
@@ -78,6 +84,49 @@ def test_site_keeps_every_user_file_a_foreign_index_names(tmp_path):
     assert done.returncode == 0, done.stderr
     assert_user_files_kept(out)
     assert not (out / "sitemap-old.xml.gz").exists()
+    assert "removed 1 file of the set it replaced, or of a killed run: sitemap-old.xml.gz" \
+        in done.stderr
+    assert done.stderr.count("sitemapkit: removed ") == 1
+
+
+def test_site_removes_a_language_folders_sitemap_only_when_it_is_that_folders(tmp_path):
+    """Multi-language builds write one sitemap per language folder that no index names:
+    it is the generator's when every loc lies under that folder's URL, and only then
+    replaced. One listing another host is the user's: kept, and said. The summary names
+    exactly the files unlinked (a feed the index names is kept and not named)."""
+    out = tmp_path / "public"
+    pages = ("index.html", "fr/index.html", "fr/a/index.html", "de/index.html")
+    for page in pages:
+        (out / page).parent.mkdir(parents=True, exist_ok=True)
+        (out / page).write_text("<!DOCTYPE html><html><head><title>x</title></head>"
+                                "<body>x</body></html>")
+    def urlset(*locs: str) -> str:
+        body = "".join(f"<url><loc>{loc}</loc></url>" for loc in locs)
+        return ('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps'
+                f'.org/schemas/sitemap/0.9">{body}</urlset>\n')
+    (out / "blog").mkdir()
+    (out / "blog/feed.xml").write_text(USER_FILES["feed.xml"])
+    (out / "blog/sitemap-posts.xml").write_text(urlset(f"{BASE}"))
+    (out / "sitemap.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/'
+        f'schemas/sitemap/0.9"><sitemap><loc>{BASE}blog/feed.xml</loc></sitemap>'
+        f'<sitemap><loc>{BASE}blog/sitemap-posts.xml</loc></sitemap></sitemapindex>\n')
+    (out / "fr/sitemap.xml").write_text(urlset(f"{BASE}fr/", f"{BASE}fr/a/"))
+    (out / "fr/sitemap.xml.gz").write_bytes(gzip.compress(urlset(f"{BASE}fr/").encode()))
+    foreign = urlset("https://shop.example.org/de/", "https://shop.example.org/de/x")
+    (out / "de/sitemap.xml").write_text(foreign)
+    done = subprocess.run([sys.executable, "-m", "sitemapkit", "site", "public", "--base-url",
+                           BASE], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert (out / "de/sitemap.xml").read_text() == foreign
+    assert (out / "blog/feed.xml").read_text() == USER_FILES["feed.xml"]
+    assert not (out / "fr/sitemap.xml").exists() and not (out / "fr/sitemap.xml.gz").exists()
+    assert not (out / "blog/sitemap-posts.xml").exists()
+    assert ("removed 3 files of the generator's sitemaps: blog/sitemap-posts.xml, "
+            "fr/sitemap.xml, fr/sitemap.xml.gz") in done.stderr, done.stderr
+    assert "feed.xml" not in done.stderr.split("removed 3 files")[1].split("\n")[0]
+    assert "kept 1 sitemap in a language folder" in done.stderr
+    assert "de/sitemap.xml (it lists https://shop.example.org/de/" in done.stderr
 
 
 def test_the_mkdocs_plugin_keeps_every_user_file_a_foreign_index_names(tmp_path):

@@ -54,7 +54,7 @@ from ..sources.built.scan import (
     version_canonicals,
 )
 from ..sources.pages import PageRow
-from ..write.output import remove_owned
+from ..write.output import remove_owned, removed_note
 
 HUGO_TEMPLATE = Path(__file__).parent.parent / "data" / "hugo"  # home.sitemapkit.json, hugo.toml
 GENERATOR_NAMES = {"hugo": "Hugo", "zensical": "Zensical", "docusaurus": "Docusaurus",
@@ -395,16 +395,22 @@ def _floor(old: OldSitemap | None, rows: list[PageRow], undated: set[str], found
 
 def _replaced(old: OldSitemap | None, out: Path, generator: str) -> list[str]:
     """Say what was replaced; remove an old index's child files and the language
-    folders' sitemaps, now listed by nothing."""
+    folders' sitemaps, now listed by nothing, naming exactly the files unlinked."""
     if old is None or old.ours:
         return []
-    children = [c for c in old.children if c.parent != out.resolve()] + old.languages
+    top = out.resolve()
+    children = [c for c in old.children if c.parent != top] + old.languages
+    removed: list[str] = []
     for child in children:  # with the .gz twin MkDocs and Zensical write beside it
-        remove_owned(child.parent, [child.name, child.name + ".gz"])
-    gone = f"; removed {count(len(children), 'file')}: " + ", ".join(
-        str(c.relative_to(out.resolve()) if c.is_relative_to(out.resolve()) else c)
-        for c in children[:5]) + (", ..." if len(children) > 5 else "") if children else ""
-    return [f"replaced {possessive(generator)} {old.describe()}{gone}"]
+        folder = child.parent.relative_to(top) if child.parent.is_relative_to(top) else \
+            child.parent
+        removed += [(folder / name).as_posix() for name in
+                    remove_owned(child.parent, [child.name, child.name + ".gz"])]
+    kept = [f"kept {count(len(old.kept), 'sitemap')} in a language folder that "
+            f"{possessive(generator)} index does not name and that lists other URLs than "
+            f"that folder's: " + "; ".join(old.kept)] if old.kept else []
+    gone = removed_note(removed, f"of {possessive(generator)} sitemaps")
+    return [f"replaced {possessive(generator)} {old.describe()}", *gone, *kept]
 
 
 def _map_artifacts(map_file: str | os.PathLike[str] | None, out: Path) -> list[str]:

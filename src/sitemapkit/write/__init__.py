@@ -56,8 +56,11 @@ def write_sitemaps(
     with output.locked(out, opts.lock_timeout, waited), ThreadPoolExecutor(workers) as pool:
         warned: list[str] = []
         previous = previous_set(LocalStorage(out, opts.fsync), opts, prefix, warned)
-        output.remove_stale_temps(out, previous)
+        orphans = output.remove_stale_temps(
+            out, previous, {str(opts.filename), str(opts.index_filename or opts.filename)},
+            waited)
         run = ShardStream(out, prefix, opts, impl, pool, workers)
+        run.result.removed += orphans
         run.result.warnings += warned
         run.result.notes += waited
         run.where = where
@@ -97,6 +100,7 @@ def _finish(run: ShardStream, opts: WriterOptions, prefix: str) -> None:
     """After the set is live: the change record and the warnings about it."""
     r = run.result
     r.shard_count = len(r.shard_files)
+    r.notes += output.removed_note(r.removed, "of the set it replaced, or of a killed run")
     if run.record is not None:
         r.changes = run.record.compare()
         try:

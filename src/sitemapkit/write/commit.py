@@ -87,7 +87,7 @@ def commit(out: Path, moves: list[tuple[Path, str]], r: WriteResult, opts: Write
     new = [name for _, name in moves]
     old_names = set(old)
     entry_at = new.index(r.entry_point)
-    journal = output.write_journal(out, new, old, opts.fsync)
+    journal = output.write_journal(out, r.entry_point, new, old, opts.fsync)
     renamed: list[str] = []
     stashed: list[tuple[Path, str]] = []  # old copies moved aside, put back on failure
     try:
@@ -119,7 +119,7 @@ def commit(out: Path, moves: list[tuple[Path, str]], r: WriteResult, opts: Write
         if opts.fsync:
             output.sync_dir(out)
         kept = set(new)
-        output.remove_owned(out, [name for name in old if name not in kept])
+        r.removed += output.remove_owned(out, [name for name in old if name not in kept])
         output.remove_owned_temps([journal])
     except OSError as exc:
         r.warnings.append(f"the new sitemaps are in place, but tidying up failed: {exc}; "

@@ -16,16 +16,19 @@ import json
 import os
 import re
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from pathlib import Path
 from urllib.parse import unquote
 
 from .._files import TMP_PREFIX as TMP_PREFIX
+from .._files import NotRegular as NotRegular
 from .._files import atomic_write as atomic_write
+from .._files import open_regular as open_regular
+from .._files import read_regular as read_regular
 from .._files import temp_path as temp_path
 from .._files import write_file as write_file
 from ..errors import OutputError
-from ..protocol import SITEMAP_SUFFIXES
+from ..protocol import MAX_BYTES, SITEMAP_SUFFIXES
 from ..protocol import SNIFF_BYTES as SNIFF_BYTES
 from ..protocol import looks_like_sitemap as looks_like_sitemap
 
@@ -109,17 +112,53 @@ def sync_dir(out_dir: Path) -> None:
             os.close(fd)
 
 
-def remove_stale_temps(out_dir: Path, live: Iterable[str]) -> None:
+def remove_stale_temps(out_dir: Path, live: Iterable[str], entry: Collection[str],
+                       notes: list[str] | None = None) -> list[str]:
     """Temp files of writers that died (we hold the lock, so none is live), and the
-    shards a killed commit renamed into place that the live entry point never named."""
+    files a killed commit of *this* set (its journal names an ``entry`` name) renamed into
+    place that no live index here names. A journal of another set in this folder is
+    left for that set's next run, and said in ``notes``. Returns the names removed."""
     keep = set(live)
-    for path in out_dir.glob(TMP_PREFIX + "*"):
+    removed: list[str] = []
+    others: dict[str, None] = {}
+    listed: set[str] | None = None  # every name a live index here lists, read once
+    for path in sorted(out_dir.glob(TMP_PREFIX + "*")):
         if path.name.endswith("-" + JOURNAL):
-            with contextlib.suppress(OSError, ValueError, TypeError, AttributeError):
-                names = journal_names(path.read_bytes())
-                remove_owned(out_dir, [n for n in names if n not in keep])
+            try:
+                owner, names = read_journal(path.read_bytes())
+            except (OSError, ValueError):
+                owner, names = None, []
+            if owner is not None and owner not in entry:
+                others[owner] = None
+                continue  # that set's own next run replays it
+            if listed is None:
+                listed = names_listed(os.listdir(out_dir),
+                                      lambda name, limit: read_regular(out_dir / name, limit))
+            removed += remove_owned(out_dir, [n for n in names
+                                              if n not in keep and n not in listed])
         with contextlib.suppress(FileNotFoundError):
             path.unlink()
+    if others and notes is not None:
+        notes.append(f"a killed run of another sitemap set here ({', '.join(others)}) left "
+                     "files behind; its next run removes them, this one leaves them")
+    return removed
+
+
+def names_listed(present: Iterable[str], get: Callable[[str, int], bytes | None]) -> set[str]:
+    """Every index among the files ``present`` (``get`` reads a file's first bytes),
+    with the file names its locs end in: what a journal or a stray sweep may never
+    remove, whichever set's it is (another set here may be live)."""
+    names: set[str] = set()
+    for name in present:
+        if not name.endswith(SITEMAP_SUFFIXES) or name.startswith(TMP_PREFIX):
+            continue
+        head = get(name, SNIFF_BYTES)
+        if head is None or b"<sitemapindex" not in head:
+            continue
+        names.update((name, name + ".gz"))
+        for loc in listed_locs(get(name, MAX_BYTES) or b""):
+            names.add(unquote(loc.split("?", 1)[0].split("#", 1)[0].rsplit("/", 1)[-1]))
+    return names
 
 
 def listed_locs(index: bytes) -> list[str]:
@@ -138,30 +177,33 @@ def file_of(loc: str, prefix: str) -> str | None:
 
 def is_sitemap_file(path: Path) -> bool:
     """A regular file here whose name and first bytes are a sitemap's."""
-    if not path.name.endswith(SITEMAP_SUFFIXES) or path.is_symlink() or not path.is_file():
+    if not path.name.endswith(SITEMAP_SUFFIXES):
         return False
-    try:
-        with open(path, "rb") as fh:
-            return looks_like_sitemap(fh.read(SNIFF_BYTES), path.name)
-    except OSError:
-        return False
+    head = read_regular(path, SNIFF_BYTES)
+    return head is not None and looks_like_sitemap(head, path.name)
 
 
-def write_journal(out_dir: Path, new: list[str], old: list[str], fsync: bool) -> Path:
+def write_journal(out_dir: Path, entry: str, new: list[str], old: list[str],
+                  fsync: bool) -> Path:
     """The names a commit is about to make live and the names of the set it replaces,
-    for the next run if this one dies anywhere: before the entry point lands, the new
-    names the live set does not list are removed; after, the old ones."""
+    for the next run of the same set (its entry point ``entry``) if this one dies
+    anywhere: before the entry point lands, the new names the live set does not list
+    are removed; after, the old ones."""
     path = temp_path(out_dir, JOURNAL)
-    write_file(path, json.dumps({"new": new, "old": old}).encode(), fsync)
+    write_file(path, json.dumps({"entry": entry, "new": new, "old": old}).encode(), fsync)
     return path
 
 
-def journal_names(data: bytes) -> list[str]:
-    """Every name a journal holds (an older journal is a list of the new names)."""
+def read_journal(data: bytes) -> tuple[str | None, list[str]]:
+    """(the entry point of the set a journal belongs to, every name it holds). An older
+    journal names no entry point (None): its names are removed only where no live
+    index here lists them, as every journal's are."""
     found = json.loads(data)
     names = found if isinstance(found, list) else \
         [*found.get("new", []), *found.get("old", [])] if isinstance(found, dict) else []
-    return [n for n in names if isinstance(n, str)]
+    entry = found.get("entry") if isinstance(found, dict) else None
+    return (entry if isinstance(entry, str) else None,
+            [n for n in names if isinstance(n, str)])
 
 
 def is_plain(name: str) -> bool:
@@ -172,14 +214,30 @@ def is_plain(name: str) -> bool:
     return True
 
 
-def remove_owned(out_dir: Path, names: list[str]) -> None:
-    """Delete files of a sitemap set. A hand-edited or hostile index or journal cannot
-    make us delete anything but a plain file name in this directory whose first bytes
-    are a sitemap's (``is_sitemap_file``)."""
-    for name in names:
+def remove_owned(out_dir: Path, names: list[str]) -> list[str]:
+    """Delete files of a sitemap set; returns the names unlinked. A hand-edited or
+    hostile index or journal cannot make us delete anything but a plain file name in
+    this directory whose first bytes are a sitemap's (``is_sitemap_file``)."""
+    removed = []
+    for name in dict.fromkeys(names):
         if is_plain(name) and is_sitemap_file(out_dir / name):
             with contextlib.suppress(FileNotFoundError):
                 (out_dir / name).unlink()
+                removed.append(name)
+    return removed
+
+
+SHOWN_REMOVED = 10  # removed files named one by one; past that they are counted
+
+
+def removed_note(names: list[str], what: str) -> list[str]:
+    """The one line that names every file a run removed (counted past ten)."""
+    if not names:
+        return []
+    shown = ", ".join(names[:SHOWN_REMOVED])
+    more = f" and {len(names) - SHOWN_REMOVED:,} more" if len(names) > SHOWN_REMOVED else ""
+    return [f"removed {len(names):,} {'file' if len(names) == 1 else 'files'} {what}: "
+            f"{shown}{more}"]
 
 
 def remove_owned_temps(paths: list[Path]) -> None:

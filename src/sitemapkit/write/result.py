@@ -35,6 +35,7 @@ class WriteResult:
     location: str | None = None  # an fsspec URL or directory, for partitioned sets
     examples: list[str] = field(default_factory=list)  # partitioned: skipped and duplicates
     retained: list[str] = field(default_factory=list)  # previous shards kept one more commit
+    removed: list[str] = field(default_factory=list)  # files unlinked: the replaced set's
     gzip: str = ""  # "gzip: zlib-ng level 6" (compress.description); "" after an engine
 
     def url(self, name: str) -> str:

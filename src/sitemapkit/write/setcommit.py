@@ -60,6 +60,7 @@ def commit(out: str | os.PathLike[str], manifests: Iterable[PartitionManifest | 
     except OSError as exc:
         raise storage_error(storage, exc) from exc
     r.shard_count = len(r.shard_files)
+    r.notes += output.removed_note(r.removed, "of the set it replaced, or of a killed run")
     r.elapsed = time.perf_counter() - started
     return r
 
@@ -147,12 +148,16 @@ def _tidy(storage: Storage, previous: list[str], opts: WriterOptions, r: WriteRe
     old = [n for n in previous if n not in live]
     kept = {n for n in old if retain_previous and shard_like.fullmatch(n)}
     gone = [n for n in old if n not in kept]
-    strays = [n for n in storage.names() if shard_like.fullmatch(n) and n not in live
+    present = storage.names()
+    strays = [n for n in present if shard_like.fullmatch(n) and n not in live
               and n not in kept and n not in gone and
               output.looks_like_sitemap(storage.get(n, output.SNIFF_BYTES) or b"", n)]
+    if strays:  # another set in this folder may name files of the same shape
+        strays = [n for n in strays if n not in output.names_listed(present, storage.get)]
     try:
-        storage.delete(gone + strays)
-        storage.remove_dead_temps(sorted(live | kept))
+        r.removed += storage.delete(gone + strays)
+        r.removed += storage.remove_dead_temps(
+            sorted(live | kept), {str(opts.filename), str(opts.index_filename or opts.filename)})
     except OSError as exc:
         r.warnings.append(f"the new sitemaps are live, but removing "
                           f"{count(len(gone) + len(strays), 'old file')} failed ({exc}); the "

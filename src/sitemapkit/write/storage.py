@@ -12,13 +12,13 @@ import contextlib
 import os
 import posixpath
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from ..errors import ConfigError, OutputError
-from ..protocol import MAX_BYTES
+from ..protocol import MAX_BYTES, TEXT_SUFFIXES, written_by_sitemapkit
 from . import output
 
 
@@ -39,11 +39,12 @@ class Storage(Protocol):
     def names(self) -> list[str]:
         """Every file name directly under the location."""
 
-    def delete(self, names: list[str]) -> None:
-        """Remove files (missing ones are fine)."""
+    def delete(self, names: list[str]) -> list[str]:
+        """Remove files (missing ones are fine); returns the names removed."""
 
-    def remove_dead_temps(self, live: list[str]) -> None:
-        """Temp files left by writers that died mid-write (a killed engine worker)."""
+    def remove_dead_temps(self, live: list[str], entry: Collection[str]) -> list[str]:
+        """Temp files left by writers that died mid-write (a killed engine worker), and
+        what a killed commit of the set at ``entry`` left; returns the names removed."""
 
     def lock(self, timeout: float) -> contextlib.AbstractContextManager[None]:
         """Serialize commits where the location supports it."""
@@ -59,10 +60,12 @@ class LocalStorage:
         output.atomic_write(self.root / name, data, self.fsync)
 
     def get(self, name: str, limit: int | None = None) -> bytes | None:
+        """None for a missing file and for one that is no regular file (a FIFO under a
+        sitemap's name is never opened: that would block)."""
         try:
-            with open(self.root / name, "rb") as fh:
+            with output.open_regular(self.root / name) as fh:
                 return fh.read(-1 if limit is None else limit)
-        except (FileNotFoundError, IsADirectoryError):
+        except (FileNotFoundError, output.NotRegular):
             return None
 
     def size(self, name: str) -> int | None:
@@ -74,13 +77,14 @@ class LocalStorage:
     def names(self) -> list[str]:
         return sorted(os.listdir(self.root))
 
-    def delete(self, names: list[str]) -> None:
-        output.remove_owned(self.root, names)
+    def delete(self, names: list[str]) -> list[str]:
+        removed = output.remove_owned(self.root, names)
         if self.fsync:
             output.sync_dir(self.root)
+        return removed
 
-    def remove_dead_temps(self, live: list[str]) -> None:
-        output.remove_stale_temps(self.root, live)
+    def remove_dead_temps(self, live: list[str], entry: Collection[str]) -> list[str]:
+        return output.remove_stale_temps(self.root, live, entry)
 
     def lock(self, timeout: float) -> contextlib.AbstractContextManager[None]:
         return output.locked(self.root, timeout)
@@ -120,14 +124,16 @@ class FsspecStorage:
             return []
         return sorted(posixpath.basename(str(p).rstrip("/")) for p in listed)
 
-    def delete(self, names: list[str]) -> None:
-        paths = [self._path(n) for n in names if output.is_plain(n)]
-        if paths:
+    def delete(self, names: list[str]) -> list[str]:
+        plain = [n for n in names if output.is_plain(n)]
+        if plain:
             with contextlib.suppress(FileNotFoundError):
-                self.fs.rm(paths)
+                self.fs.rm([self._path(n) for n in plain])
+        return plain
 
-    def remove_dead_temps(self, live: list[str]) -> None:
+    def remove_dead_temps(self, live: list[str], entry: Collection[str]) -> list[str]:
         """Nothing to do: a store's PUT is whole, so no writer leaves a temp object."""
+        return []
 
     @contextlib.contextmanager
     def lock(self, timeout: float) -> Iterator[None]:
@@ -169,7 +175,9 @@ def live_set(storage: Storage, entry_point: str, extra_indexes: re.Pattern[str],
     """The set published last at ``entry_point`` (sitemapkit's, or a generator's that
     ``site`` replaces): the entry point, its ``.gz`` copy, extra indexes, and every
     sitemap an index lists at ``prefix`` + name. A file counts only when its first
-    bytes are a sitemap's: a feed or a verification file an index names is no part."""
+    bytes are a sitemap's: a feed or a verification file an index names is no part,
+    and a text file only when the index is sitemapkit's own (``urls.txt`` that a
+    generator's index names is the user's list, whatever its lines)."""
     present = set(storage.names())
     indexes = [entry_point] + sorted(n for n in present if extra_indexes.fullmatch(n))
     names = [entry_point, entry_point + ".gz", *indexes[1:]]
@@ -178,9 +186,10 @@ def live_set(storage: Storage, entry_point: str, extra_indexes: re.Pattern[str],
         head = storage.get(index, output.SNIFF_BYTES)
         if head is None or b"<sitemapindex" not in head:
             continue
+        ours = written_by_sitemapkit(head)
         for loc in output.listed_locs(storage.get(index, MAX_BYTES) or b""):
             name = output.file_of(loc, prefix)
-            if name is not None:
+            if name is not None and (ours or not name.endswith(TEXT_SUFFIXES)):
                 names.append(name)
             elif not loc.startswith(prefix):
                 found.elsewhere.append(loc)

@@ -8,13 +8,22 @@ from __future__ import annotations
 import gzip
 import html
 import re
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 from xml.etree import ElementTree
 
 from ..._display import count
-from ...protocol import MAX_BYTES, SITEMAP_NS, SNIFF_BYTES, XHTML_NS, looks_like_sitemap
+from ..._files import open_regular, read_regular
+from ...protocol import (
+    MAX_BYTES,
+    SITEMAP_NS,
+    SNIFF_BYTES,
+    XHTML_NS,
+    looks_like_sitemap,
+    written_by_sitemapkit,
+)
 from .family import LANGUAGE
 
 _URL, _LOC, _LASTMOD = f"{{{SITEMAP_NS}}}url", f"{{{SITEMAP_NS}}}loc", f"{{{SITEMAP_NS}}}lastmod"
@@ -36,6 +45,7 @@ class OldSitemap:
     children: list[Path] = field(default_factory=list)  # an index's files inside the site
     languages: list[Path] = field(default_factory=list)  # language folders' sitemaps
     unreadable: list[str] = field(default_factory=list)  # "file: why", never compared
+    kept: list[str] = field(default_factory=list)  # language-folder sitemaps not the generator's
     ours: bool = False  # written by sitemapkit (an earlier run): nothing to compare with
 
     @property
@@ -68,9 +78,28 @@ def read_old(out_dir: Path, name: str, base: str) -> OldSitemap | None:
         if not found.ours and LANGUAGE.fullmatch(folder.name) and language_map.is_file() \
                 and language_map not in found.children:
             seen = True
-            found.languages.append(language_map)
-            _read_file(language_map, out_dir, base, found, found.children)
+            _read_language(language_map, out_dir, base + quote(folder.name) + "/", found)
     return found if seen else None
+
+
+def _read_language(path: Path, out_dir: Path, base: str, found: OldSitemap) -> None:
+    """A language folder's sitemap that no index names is the generator's own for that
+    language (multi-language builds write one each) only when every loc it lists lies
+    under the site's URL of that folder: then it is read into the floor and replaced.
+    Any other is a user's file: neither read nor removed, and said."""
+    alone = OldSitemap(found.name)
+    _read_file(path, out_dir, base, alone, alone.children)
+    outside = next((loc for loc in alone.locs if not loc.startswith(base)), None)
+    top = out_dir.resolve()
+    shown = path.relative_to(top) if path.is_relative_to(top) else path
+    if alone.children or (outside is not None and not alone.unreadable):
+        found.kept.append(f"{shown} (it lists {outside or 'sitemaps'}, not pages under {base})")
+        return
+    found.languages.append(path)
+    found.locs.update({loc: dated or found.locs.get(loc, False)
+                       for loc, dated in alone.locs.items()})
+    found.alternates.update(alone.alternates)
+    found.unreadable += alone.unreadable
 
 
 # where generators put their entry point when it is not sitemap.xml (Astro: an index at
@@ -86,7 +115,8 @@ def generator_entry(out_dir: Path, name: str) -> str:
         return name
     named: list[str] = []
     try:
-        robots = (out_dir / "robots.txt").read_text("utf-8", "replace")
+        with open_regular(out_dir / "robots.txt") as fh:
+            robots = fh.read(MAX_BYTES).decode("utf-8", "replace")
     except OSError:
         robots = ""
     for line in robots.splitlines():
@@ -103,12 +133,8 @@ def generator_entry(out_dir: Path, name: str) -> str:
 
 
 def _head(path: Path) -> bytes:
-    """A file's first bytes (none when it cannot be read)."""
-    try:
-        with open(path, "rb") as fh:
-            return fh.read(SNIFF_BYTES)
-    except OSError:
-        return b""
+    """A file's first bytes (none when it cannot be read or is no regular file)."""
+    return read_regular(path, SNIFF_BYTES) or b""
 
 
 BASE_READ = 1 << 20  # bytes of the generator's sitemap read to find the site's URL
@@ -121,7 +147,7 @@ def read_base(out_dir: Path, name: str) -> str | None:
     in ``out_dir``, the one most locs agree on. None without such a sitemap or
     agreement. Reads the first ``BASE_READ`` bytes only."""
     try:
-        with open(out_dir / name, "rb") as fh:
+        with open_regular(out_dir / name) as fh:
             head = fh.read(BASE_READ).decode("utf-8", "replace")
     except OSError:
         return None
@@ -153,25 +179,25 @@ def _served(out_dir: Path, rest: str) -> bool:
 
 
 def _ours(path: Path) -> bool:
-    start = _head(path)
-    return b"\n<url><loc>" in start or b"\n<sitemap><loc>" in start
+    return written_by_sitemapkit(_head(path))
 
 
 def _read_file(path: Path, out_dir: Path, base: str, found: OldSitemap,
                children: list[Path]) -> None:
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             start = fh.read(4096)
         if b"<sitemapindex" in start:
             for element in _parse(path):
                 if element.tag == _SITEMAP:
                     child = _local(element.findtext(_LOC, "").strip(), out_dir, base)
-                    if child is not None and child.is_file() and child not in children:
+                    if child is not None and child not in children and \
+                            looks_like_sitemap(_head(child), child.name):  # no feed
                         children.append(child)
                         _read_urls(child, found)
         else:
             _read_urls(path, found)
-    except (OSError, ValueError, ElementTree.ParseError, EOFError) as exc:
+    except (OSError, ValueError, ElementTree.ParseError, EOFError, zlib.error) as exc:
         top = out_dir.resolve()
         shown = path.relative_to(top) if path.is_relative_to(top) else path
         found.unreadable.append(f"{shown} ({exc})")
@@ -180,9 +206,12 @@ def _read_file(path: Path, out_dir: Path, base: str, found: OldSitemap,
 def _capped(path: Path) -> bytes:
     """The file's bytes, gunzipped for ``.gz``; more than a sitemap may hold (50 MB,
     a gzip bomb too) is refused after that many bytes, not read whole."""
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rb") as fh:
-        data: bytes = fh.read(MAX_BYTES + 1)
+    with open_regular(path) as raw:
+        if path.suffix == ".gz":
+            with gzip.GzipFile(fileobj=raw) as fh:
+                data: bytes = fh.read(MAX_BYTES + 1)
+        else:
+            data = raw.read(MAX_BYTES + 1)
     if len(data) > MAX_BYTES:
         raise ValueError(f"larger than {MAX_BYTES:,} bytes, the most a sitemap file may "
                          "hold (sitemapkit rules 22): not read")
