@@ -101,11 +101,19 @@ cdef extern from *:
     }
 
     /* Read `name` in the open folder `dfd` (or a path, with dfd AT_FDCWD). */
+    /* Only a regular file is read: the open never blocks (a FIFO's would, until a
+       writer came) and never follows a final link, and the type is checked on the open
+       file, as _files.regular_fd does. */
     static int sk_read_head_at(int dfd, const char* name, sk_buf* out) {
     #if SK_HEADS_NATIVE
         int fd;
-        do { fd = openat(dfd, name, O_RDONLY | O_CLOEXEC); } while (fd < 0 && errno == EINTR);
-        return fd < 0 ? errno : sk_read_fd(fd, out);
+        struct stat st;
+        do {
+            fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+        } while (fd < 0 && errno == EINTR);
+        if (fd < 0) return errno;
+        if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) { close(fd); return EINVAL; }
+        return sk_read_fd(fd, out);
     #else
         (void)dfd; (void)name; (void)out;
         return ENOSYS;
@@ -742,6 +750,7 @@ cdef enum:
     REC_FACTS = 1
     REC_SLOW = 2
     REC_LINK = 3
+    REC_UNREAD = 4  # no regular file, or unreadable: left out with its reason
     BATCH_PAGES = 4096  # pages read with the GIL released before their objects are made
     BATCH_BYTES = 1 << 26  # or fewer, once the records hold this much
 
@@ -806,6 +815,8 @@ cdef tuple _from_record(const char* p, size_t* at, str root):
         return (rel, *_NO_DOCUMENT)
     if kind == REC_LINK:
         return (rel, *_heads_py.LINK)
+    if kind == REC_UNREAD:
+        return (rel, *_heads_py.unread(root + "/" + rel))
     if kind == REC_SLOW:
         return (rel, *_heads_py.head_signals(_heads_py.read_head(root + "/" + rel)))
     flags = <unsigned char>p[at[0]]
@@ -826,7 +837,6 @@ cdef struct Reading:
     sk_buf failed  # the page or folder that could not be read
     HeadFacts* facts
     Py_ssize_t pages
-    bint page_failed  # ``failed`` names a page (relative to root), not a folder
 
 
 cdef int _read_one(void* ctx, int dfd, const char* name, const char* rel,
@@ -843,11 +853,15 @@ cdef int _read_one(void* ctx, int dfd, const char* name, const char* rel,
         r.pages += 1
         return 0
     err = sk_read_head_at(dfd, name, &r.head)
-    if err:
-        r.failed.len = 0
-        r.page_failed = True
-        sk_buf_put(&r.failed, rel, rel_len)
+    if err == ENOMEM:
         return err
+    if err:  # one page that cannot be read leaves out that page; the scan goes on
+        link = REC_UNREAD
+        if _put_len(&r.records, rel_len) < 0 or sk_buf_put(&r.records, rel, rel_len) < 0 or \
+                sk_buf_put(&r.records, &link, 1) < 0:
+            return ENOMEM
+        r.pages += 1
+        return 0
     if _put_len(&r.records, rel_len) < 0 or sk_buf_put(&r.records, rel, rel_len) < 0 or \
             _record(&r.records, r.head.data, r.head.len, r.facts) < 0:
         return ENOMEM
@@ -908,7 +922,7 @@ def read_pages(str root, list files, list subtrees):
                 if err == ENOMEM:
                     raise MemoryError()
                 where = _os.fsdecode(PyBytes_FromStringAndSize(r.failed.data, r.failed.len))
-                where = f"{root}/{where}" if r.page_failed else where.rstrip("\0")
+                where = where.rstrip("\0")
                 raise _InputError(f"cannot read {where}: {_os.strerror(err)}")
             done = stop
         out.sort(key=_path_order)

@@ -4,7 +4,8 @@ one-line message naming the problem, a failed run, and never a traceback.
 Kinds: a bad option (ConfigError), a bad entry (EntryError, naming the page or input
 line), nothing to write (NoUrlsError), an output that cannot be written (OutputError),
 a bad notification setting (NotifyConfigError), a failure after the sitemaps went live
-(PublishError: robots.txt) and git told to fail (GitDatesError; `write` has no git).
+(PublishError: the human view's page is a folder) and git told to fail (GitDatesError;
+`write` has no git).
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ MKDOCS = {
     "no-urls": ({"exclude": ["*"]}, {}, "no URLs to write"),
     "output": ({}, {"sitemap.xml/keep.txt": "x"}, "could not write sitemaps into"),
     "notify-config": ({"indexnow": {"key": "x"}}, {}, "an IndexNow key is 8-128 characters"),
-    "publish": ({}, {"robots.txt/keep.txt": "x"}, "the sitemaps are written, but"),
+    "publish": ({"human_view": True}, {"sitemap.html/keep.txt": "x"},
+                "the sitemaps are written, but"),
     "git": ({"shallow": "error"}, {}, "shallow clone"),
 }
 SPHINX = {
@@ -38,8 +40,8 @@ SPHINX = {
                "could not write sitemaps into"),
     "notify-config": ('sitemapkit_indexnow = {"key": "x"}', {},
                       "an IndexNow key is 8-128 characters"),
-    "publish": ('html_extra_path = ["extra"]', {"extra/robots.txt/keep.txt": "x"},
-                "the sitemaps are written, but"),
+    "publish": ('html_extra_path = ["extra"]\nsitemapkit_human_view = True',
+                {"extra/sitemap.html/keep.txt": "x"}, "the sitemaps are written, but"),
     "git": ('sitemapkit_shallow = "error"', {}, "shallow clone"),
 }
 CLI = {  # kind -> (extra arguments, input text, files in the output, exit code, expected)
@@ -49,7 +51,7 @@ CLI = {  # kind -> (extra arguments, input text, files in the output, exit code,
     "output": (["-o", "{out}/file"], f"{BASE}a\n", {"file": "x"}, 1, "is not a directory"),
     "notify-config": (["--indexnow-key", "x"], f"{BASE}a\n", {}, 2,
                       "an IndexNow key is 8-128 characters"),
-    "publish": (["--robots-txt"], f"{BASE}a\n", {"robots.txt/keep.txt": "x"}, 1,
+    "publish": (["--human-view"], f"{BASE}a\n", {"sitemap.html/keep.txt": "x"}, 1,
                 "the sitemaps are written, but"),
 }
 
@@ -59,7 +61,8 @@ SITE = {  # kind -> (extra arguments, files in the output, exit code, expected)
     "no-urls": (["--exclude", "*"], {}, 1, "no URLs to write"),
     "output": ([], {"sitemap.xml/keep.txt": "x"}, 1, "could not write sitemaps into"),
     "notify-config": (["--indexnow-key", "x"], {}, 2, "an IndexNow key is 8-128 characters"),
-    "publish": ([], {"robots.txt/keep.txt": "x"}, 1, "the sitemaps are written, but"),
+    "publish": (["--human-view"], {"sitemap.html/keep.txt": "x"}, 1,
+                "the sitemaps are written, but"),
     "git": (["--shallow", "error"], {}, 1, "shallow clone"),
 }
 

@@ -7,6 +7,8 @@ decisions in ``signals_from_tags``, so what is compared is how the tags are read
 from __future__ import annotations
 
 import html
+import os
+import stat
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -266,13 +268,31 @@ def test_the_twins_name_links_and_never_follow_them(both_impls, tmp_path):
         assert links == ["a/gone.html", "a/loop", "a/out.html", "a/to-linked"]
 
 
-def test_the_twins_name_what_they_cannot_read(both_impls, tmp_path):
+def test_the_twins_leave_out_what_they_cannot_read_and_say_why(both_impls, tmp_path):
+    """A socket, a FIFO (whose open would block until a writer came) and a device under
+    a page's name are never read: each is its own record with why, on both twins, and
+    the pages beside them are read; an unreadable folder is an error naming it."""
     _site(tmp_path)
     unreadable_page(tmp_path / "a" / "gone.html")
+    os.mkfifo(tmp_path / "a" / "fifo.html")
+    os.mkfifo(tmp_path / "top.html")
+    try:
+        os.mknod(tmp_path / "a" / "null.html", 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        device = [("a/null.html", "is a device")]
+    except PermissionError:  # not root
+        device = []
     for impl in both_impls:
         twin = heads_twin(impl)
-        with pytest.raises(InputError, match=r"cannot read .*/a/gone\.html: No such dev"):
-            twin.read_pages(str(tmp_path), [], ["a"])
+        got = twin.read_pages(str(tmp_path), ["top.html"], ["a"])
+        unread = sorted((rel, why) for rel, document, *_, why in got
+                        if document is None and why is not None)
+        assert unread == sorted([("a/fifo.html", "is a FIFO (named pipe)"),
+                                 ("a/gone.html", "is a socket"), ("top.html",
+                                                                  "is a FIFO (named pipe)"),
+                                 *device]), impl
+        assert [rel for rel, document, *_ in got if document] == \
+            [rel for rel, document, *_ in heads_twin(both_impls[0]).read_pages(
+                str(tmp_path), ["top.html"], ["a"]) if document]
         with pytest.raises(InputError, match=r"cannot read .*/nowhere: No such file"):
             twin.read_pages(str(tmp_path), [], ["nowhere"])
 

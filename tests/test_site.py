@@ -294,16 +294,31 @@ def test_missing_or_empty_output_directory(tmp_path):
     assert "Traceback" not in missing.stderr + empty.stderr
 
 
-def test_an_unreadable_page_names_the_file_and_changes_nothing(tmp_path):
+def test_an_odd_file_under_a_pages_name_is_left_out_named_and_the_run_goes_on(
+        tmp_path, twin_env):
+    """A socket, a FIFO (an open would block for ever) and FIFOs under the names of the
+    generator's sitemap and robots.txt: each is left out and named, the run ends, on
+    both twins; --validate strict fails on the warning."""
     out = tmp_path / "out"
     out.mkdir()
     (out / "a.html").write_text("<html><head></head></html>")
-    (out / "sitemap.xml").write_text("old")
     unreadable_page(out / "b.html")
-    before = snapshot(out)
-    done = site(out, check=False)
-    assert done.returncode == 1 and "cannot read" in done.stderr and "b.html" in done.stderr
-    assert snapshot(out) == before
+    os.mkfifo(out / "c.html")
+    os.mkfifo(out / "sitemap.xml")
+    os.mkfifo(out / "robots.txt")
+    done = subprocess.run([sys.executable, "-m", "sitemapkit", "site", str(out), "--base-url",
+                           BASE], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, **twin_env})
+    assert done.returncode == 0, done.stderr
+    assert "2 files named like a page could not be read, so they are not listed: b.html " \
+        "(is a socket); c.html (is a FIFO (named pipe))" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert [u.loc for u in read_set(out, BASE).urls] == [f"{BASE}a.html"]
+    assert (out / "robots.txt").is_fifo()  # not ours to replace: said, never opened
+    strict = subprocess.run([sys.executable, "-m", "sitemapkit", "site", str(out),
+                             "--base-url", BASE, "--validate", "strict"], capture_output=True,
+                            text=True, timeout=120, env={**os.environ, **twin_env})
+    assert strict.returncode == 1 and "strict: 2 files named like a page" in strict.stderr
 
 
 def test_source_not_in_git_writes_without_dates(tmp_path):

@@ -325,15 +325,19 @@ def test_the_scan_split_between_processes_equals_the_scan_in_one(tmp_path, monke
 
 
 def test_an_unreadable_page_is_named_when_a_worker_reads_it(tmp_path, monkeypatch):
-    from sitemapkit.errors import InputError
     from sitemapkit.sources.built import scan as scanning
     out = tmp_path / "out"
     mixed_output(out)
     unreadable_page(out / "s3/p1/broken.html")
     monkeypatch.setattr(scanning, "PARALLEL_UNITS", 0)
     monkeypatch.setattr(scanning, "_workers", lambda: 2)
-    with pytest.raises(InputError, match=r"cannot read .*s3/p1/broken\.html: No such dev"):
-        scanning.scan(out, BASE)
+    found = scanning.scan(out, BASE)
+    assert [(i.path, i.reason, i.detail) for i in found.left if i.reason == scanning.UNREAD] \
+        == [("s3/p1/broken.html", scanning.UNREAD, "is a socket")]
+    assert scanning.unread_warnings(found) == [
+        "1 file named like a page could not be read, so it is not listed: s3/p1/broken.html "
+        "(is a socket)"]
+    assert found.pages  # the others are read
 
 
 @pytest.mark.parametrize("body, want", [

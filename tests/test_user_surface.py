@@ -194,15 +194,16 @@ def test_ctrl_c_prints_one_line_and_exits_130(tmp_path):
     out = tmp_path / "out"
     cli("write", str(urls_file(tmp_path)), "-o", str(out), "--base-url", SITE)
     before = (out / "sitemap.xml").read_bytes()
-    proc = subprocess.Popen([sys.executable, "-m", "sitemapkit", "write", "-", "-o", str(out),
-                             "--base-url", SITE], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    fifo = tmp_path / "urls.fifo"  # its open returns here once the writer has opened it:
+    os.mkfifo(fifo)  # the event that says the command is running, never a time
+    proc = subprocess.Popen([sys.executable, "-m", "sitemapkit", "write", str(fifo), "-o",
+                             str(out), "--base-url", SITE], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-    assert proc.stdin is not None
-    proc.stdin.write(f"{SITE}new\n")
-    proc.stdin.flush()
-    time.sleep(1.0)  # it is now waiting for more input
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    with open(fifo, "w") as feed:
+        feed.write(f"{SITE}new\n")
+        feed.flush()  # it reads on, waiting for more input
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
     assert err.strip().splitlines() == [
         f"sitemapkit: interrupted; the previous sitemaps in {out} are unchanged"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import zipfile
 from datetime import datetime, timezone
 from pathlib import Path
@@ -16,6 +17,7 @@ from sitemapkit.validate import RULE_OF, ValidateOptions, validate
 
 NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 XHTML = "http://www.w3.org/1999/xhtml"
+FIFO = None  # a file's content: a FIFO under its name (whose open would block)
 B = "https://example.com/docs/"
 HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n'
 NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
@@ -134,6 +136,10 @@ CASES: list[tuple[str, str, dict[str, str | bytes], str, dict[str, object]]] = [
                                   "old/index.html": HTML.format(
                                       '<meta http-equiv="refresh" content="0; url=../new/">')},
      "redirect stub", {"site": True}),
+    ("not-a-file", "error", {"sitemap.xml": index(B + "s1.xml"), "s1.xml": FIFO},
+     "is a FIFO (named pipe), not a file", {}),
+    ("page-unread", "warning", {"sitemap.xml": urlset(url(B + "p.html")), "p.html": FIFO},
+     "maps to p.html, which is a FIFO (named pipe)", {"site": True}),
     ("page-canonical", "warning", {"sitemap.xml": urlset(url(B + "copy.html")),
                                    "copy.html": HTML.format(
                                        f'<link rel="canonical" href="{B}orig.html">')},
@@ -237,11 +243,14 @@ CASES: list[tuple[str, str, dict[str, str | bytes], str, dict[str, object]]] = [
 ]
 
 
-def make_site(tmp_path: Path, files: dict[str, str | bytes]) -> Path:
+def make_site(tmp_path: Path, files: dict[str, str | bytes | None]) -> Path:
     site = tmp_path / "site"
     for name, content in files.items():
         path = site / name
         path.parent.mkdir(parents=True, exist_ok=True)
+        if content is FIFO:
+            os.mkfifo(path)
+            continue
         path.write_bytes(content if isinstance(content, bytes) else content.encode())
     return site
 

@@ -5,13 +5,16 @@ writer use the same ones."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import gzip
 import os
 import shutil
 import stat
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 TMP_PREFIX = ".sitemapkit-tmp-"
 # the generator mark of the human view's pages: `site` never takes them for pages, and
@@ -33,11 +36,11 @@ def kind_of(mode: int) -> str:
             else "no regular file")
 
 
-def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
-    """Open a regular file for reading, never following a final symbolic link and never
-    blocking: the open is non-blocking and the type is checked on the open file, so
-    a FIFO, socket or device swapped in under a page's name is refused
-    (``NotRegular``, naming what it is) instead of hanging the run."""
+def regular_fd(path: str | os.PathLike[str]) -> int:
+    """A file descriptor open for reading on a regular file, never following a final
+    symbolic link and never blocking: the open is non-blocking and the type is checked
+    on the open file, so a FIFO, socket or device under a page's or a sitemap's name is
+    refused (``NotRegular``, naming what it is) instead of hanging the run."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | \
         getattr(os, "O_CLOEXEC", 0)
     try:
@@ -53,10 +56,27 @@ def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
             raise NotRegular(errno.EINVAL, f"is {kind_of(mode)}", os.fspath(path))
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
-        return os.fdopen(fd, "rb")
     except BaseException:
         os.close(fd)
         raise
+    return fd
+
+
+def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
+    """``regular_fd`` as a binary file object."""
+    return os.fdopen(regular_fd(path), "rb")
+
+
+@contextlib.contextmanager
+def open_unpacked(path: str | os.PathLike[str], gunzip: bool) -> Iterator[BinaryIO]:
+    """``open_regular``, read through gzip when ``gunzip``: both closed on the way out
+    (a GzipFile over a file object leaves that one open)."""
+    with open_regular(path) as raw:
+        if not gunzip:
+            yield raw
+            return
+        with gzip.GzipFile(fileobj=raw, mode="rb") as unpacked:
+            yield cast(BinaryIO, unpacked)
 
 
 def read_regular(path: str | os.PathLike[str], limit: int = -1) -> bytes | None:

@@ -99,6 +99,7 @@ entities apart: the rules look at those)."""
 
 
 SNIFF_BYTES = 4096  # the head read to tell a sitemap from any other file
+FETCH_DEADLINE = 60.0  # seconds for one URL fetched whole, retries included
 
 
 def written_by_sitemapkit(head: bytes) -> bool:

@@ -126,19 +126,27 @@ def test_concurrent_writers_leave_one_complete_set(tmp_path):
 
 
 def test_a_writer_that_waited_for_the_lock_says_so(tmp_path):
-    """Another writer holds the output folder (here: this process, for 0.5 s)."""
+    """Another writer holds the output folder (here: this process) until the CLI says,
+    as it starts to wait, that it waits: an event, never a time."""
     import fcntl
     import os
-    import threading
 
     out = tmp_path / "site"
     out.mkdir()
     (tmp_path / "urls.txt").write_text("https://example.com/a\n")
     fd = os.open(out, os.O_RDONLY)
     fcntl.flock(fd, fcntl.LOCK_EX)
-    threading.Timer(0.5, os.close, [fd]).start()  # closing releases it
-    done = subprocess.run([sys.executable, "-m", "sitemapkit", "write", "urls.txt", "-o", "site",
-                           "--base-url", "https://example.com/"], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    assert "for another sitemapkit writer to finish in" in done.stderr
+    proc = subprocess.Popen([sys.executable, "-m", "sitemapkit", "write", "urls.txt", "-o",
+                             "site", "--base-url", "https://example.com/"], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        first = proc.stderr.readline()  # blocks until the writer says it waits
+        assert first.startswith("sitemapkit: waiting for another sitemapkit writer to finish "
+                                "in site (at most 600 s)"), first
+    finally:
+        os.close(fd)  # closing releases it
+    out_text, rest = proc.communicate(timeout=60)
+    assert proc.returncode == 0, rest
+    assert "waited " in rest and "for another sitemapkit writer to finish in" in rest
+    assert "1 URL in 1 shard" in out_text

@@ -14,11 +14,12 @@ from __future__ import annotations
 import os
 import re
 
+from .._files import open_regular, regular_fd
 from ..errors import InputError
 from ..heads.meta import NEEDLES, html_signals
 
 __all__ = ["BYTES_SPACE", "NEEDLES", "TEXT_SPACE", "head_signals", "html_files", "read_head",
-           "read_pages"]
+           "read_pages", "unread"]
 
 # The whitespace classes the reference's regexes and str methods use, below 0x80:
 # ``\s`` of a str pattern, ``str.split()`` and ``str.strip()`` (``TEXT_SPACE``, with
@@ -45,14 +46,34 @@ LINK: tuple[None, bool, None, bool, Alternates, None] = (None, False, None, Fals
 
 def read_pages(root: str, files: list[str], subtrees: list[str]) -> list[PageHead]:
     """(path relative to ``root``, *signals) of ``files`` and of every page under
-    ``subtrees``, in path order, a link below them with ``LINK``'s signals; an
-    unreadable folder or page is an input error."""
+    ``subtrees``, in path order, a link below them with ``LINK``'s signals, a page
+    that cannot be read with ``unread``'s; an unreadable folder is an input error."""
     links: set[str] = set()
     rels = list(files)
     for folder in subtrees:
         rels += html_files(root, folder, links)
-    return [(rel, *(LINK if rel in links else head_signals(read_head(root + "/" + rel))))
+    return [(rel, *(LINK if rel in links else _page(root + "/" + rel)))
             for rel in sorted(rels + list(links))]
+
+
+def _page(path: str) -> Signals | tuple[None, bool, None, bool, Alternates, str]:
+    try:
+        head = read_head(path)
+    except InputError:
+        return unread(path)
+    return head_signals(head)
+
+
+def unread(path: str) -> tuple[None, bool, None, bool, Alternates, str]:
+    """A page that cannot be read: ``LINK``'s signals with why in the generator's place
+    ("is a FIFO (named pipe)", "Permission denied"). Both twins ask this function, so
+    they say the same."""
+    try:
+        with open_regular(path):
+            why = "could be read only in part"  # it changed under the scan
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+    return (None, False, None, False, (), why)
 
 
 def head_signals(head: bytes) -> Signals:
@@ -116,9 +137,10 @@ def _regular(entry: os.DirEntry[str]) -> bool:
 
 
 def read_head(path: str) -> bytes:
-    """The bytes up to ``</head>`` (or the first MiB); an unreadable page is an error."""
+    """The bytes up to ``</head>`` (or the first MiB); an unreadable page, or one that is
+    no regular file (a FIFO's open would block), is an error."""
     try:
-        fd = os.open(path, os.O_RDONLY)
+        fd = regular_fd(path)
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
     try:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError, InputError, NoUrlsError, SitemapkitError, UsageError
 from ..options import CLI, INDEXNOW_OPTIONS, OPTIONS, Option, for_host
+from ..protocol import FETCH_DEADLINE
 from ..rules.model import EntryError
 
 if TYPE_CHECKING:
@@ -60,6 +61,24 @@ def add_flag(group: Any, option: Option, dest: str, host: str = CLI) -> None:
     group.add_argument(flag, dest=dest, type=kind, default=default,
                        choices=option.choices or None, metavar=option.cli_metavar
                        if not option.choices else None, help=option.help)
+
+
+def add_fetch_deadline(parser: Any) -> None:
+    """``--fetch-deadline``: the seconds one URL may take, whole, retries included."""
+    parser.add_argument("--fetch-deadline", type=_seconds, default=FETCH_DEADLINE,
+                        metavar="SECONDS", help="seconds one fetched URL may take from the "
+                        f"first request to its last byte, retries included "
+                        f"(default {FETCH_DEADLINE:g})")
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is no number of seconds above 0")
+    return value
 
 
 def examples(*lines: str) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from .._files import atomic_write
 from ..errors import SitemapkitError
-from .common import Subparsers, examples, fail
+from .common import Subparsers, add_fetch_deadline, examples, fail
 
 
 def add(sub: Subparsers, formatter: type[argparse.HelpFormatter]) -> None:
@@ -32,6 +32,7 @@ def add(sub: Subparsers, formatter: type[argparse.HelpFormatter]) -> None:
                    "to standard output")
     d.add_argument("--exit-code", action="store_true", help="exit 1 when anything changed, as "
                    "git diff --exit-code does")
+    add_fetch_deadline(d)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -39,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     from ..publish.setdiff import compare, render
 
     try:
-        old, new = read_record(args.old), read_record(args.new)
+        old, new = (read_record(given, args.fetch_deadline) for given in (args.old, args.new))
     except SitemapkitError as exc:
         return fail(exc)
     for note in old.notes + new.notes:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import SitemapkitError
-from .common import Subparsers, add_flag, declared, examples, fail
+from .common import Subparsers, add_fetch_deadline, add_flag, declared, examples, fail
 
 if TYPE_CHECKING:
     from ..validate import Report, ValidateOptions
@@ -41,9 +41,11 @@ def add(sub: Subparsers, formatter: type[argparse.HelpFormatter]) -> None:
                    help="accept extension elements in this namespace (repeatable)")
     v.add_argument("--no-page-check", action="store_true",
                    help="with --base-url: do not check that each loc maps to a built page")
+    add_fetch_deadline(v)
 
 
-def _validate(paths: list[str], options: ValidateOptions, tmp: Path) -> Report:
+def _validate(paths: list[str], options: ValidateOptions, tmp: Path,
+              deadline: float) -> Report:
     """``validate`` over the paths, a URL among them fetched into ``tmp`` first; its
     findings then name the URL, not the local copy."""
     from ..validate import validate
@@ -54,7 +56,7 @@ def _validate(paths: list[str], options: ValidateOptions, tmp: Path) -> Report:
         if not is_url(given):
             local.append(given)
             continue
-        got = fetch(given, tmp / str(number))
+        got = fetch(given, tmp / str(number), deadline=deadline)
         local.append(str(got.path))
         where[str(got.folder)] = got.base
         notes += got.notes + [f"{given}: fetched, with {got.children:,} sitemaps it lists"
@@ -76,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
                               check_pages=not args.no_page_check)
     with tempfile.TemporaryDirectory(prefix="sitemapkit-validate-") as tmp:
         try:
-            report = _validate(args.paths, options, Path(tmp))
+            report = _validate(args.paths, options, Path(tmp), args.fetch_deadline)
         except SitemapkitError as exc:
             return fail(exc)
     for finding in report.findings:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import gzip
 import os
 import sys
 import time
@@ -24,7 +23,7 @@ from ..publish.settings import (
 )
 from ..rules.model import EntryError
 from ..sources.inputs.lines import LineReader
-from ..sources.inputs.readers import FORMATS, detect_format, open_binary
+from ..sources.inputs.readers import FORMATS, UNREADABLE, detect_format, open_binary, unreadable
 from ..write.options import WriterOptions
 from .common import Subparsers, add_declared, declared_values, error, examples, fail
 
@@ -87,16 +86,23 @@ def run(args: argparse.Namespace) -> int:
     with raw:
         try:
             reader = LineReader(raw, detect_format(args.input, args.format), progress)
+        except SitemapkitError as exc:
+            return fail(exc)
+        try:
             outcome = publish(reader, args.out, args.base_url, writer, settings,
-                              lambda position: f"input line {reader.line}")
+                              lambda position: f"input line {reader.line}",
+                              waiting=lambda said: print(f"sitemapkit: {said}",
+                                                         file=sys.stderr, flush=True))
         except InvalidEntriesError as exc:
             return _invalid(exc, reader)
         except EntryError as exc:
             return fail(reader.explain(exc) or exc)
         except SitemapkitError as exc:
             return fail(exc)
-        except (UnicodeDecodeError, EOFError, gzip.BadGzipFile) as exc:
-            error(f"cannot read {args.input}: {exc}; nothing was written")
+        except UNREADABLE as exc:
+            where = f"{args.input} (after input line {reader.line:,})" if reader.line \
+                else args.input
+            error(unreadable(where, exc) + "; nothing was written")
             return 1
         finally:
             if progress is not None:

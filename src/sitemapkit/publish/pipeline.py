@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .._display import count, shown_path
-from .._files import atomic_write
+from .._files import NotRegular, atomic_write
 from .._urlset import USE_EXTENSIONS
 from ..errors import OutputError, PublishError, SitemapkitError
 from ..rules.model import EntryError, UrlEntry
@@ -77,7 +77,8 @@ def publish_pages(rows: list[PageRow], dates: GitDates, kind: str, out_dir: str 
 def publish(entries: Iterable[object] | LineSource, out_dir: str | Path, base: str,
             writer: WriterOptions, settings: PublishSettings,
             where: Callable[[int], str | None],
-            live: Callable[[], list[str]] | None = None) -> Outcome:
+            live: Callable[[], list[str]] | None = None,
+            waiting: Callable[[str], None] | None = None) -> Outcome:
     """Write the sitemaps, then robots.txt, validation, the change report, the human
     view and notifications; with ``settings.dry_run``, none of it: say what would be
     written, removed and sent. The earlier set is read first (a folder named for it
@@ -89,7 +90,8 @@ def publish(entries: Iterable[object] | LineSource, out_dir: str | Path, base: s
 
             result, said = dry_run(entries, out_dir, base, writer, settings, where, baseline)
         else:
-            result = write_sitemaps(entries, out_dir, base, options=writer, where=where)
+            result = write_sitemaps(entries, out_dir, base, options=writer, where=where,
+                                    waiting=waiting)
     except EntryError as exc:
         exc.where = exc.where or (where(exc.position) if exc.position else None)
         raise
@@ -147,8 +149,13 @@ def _after_write(result: WriteResult, out: Path, base: str, settings: PublishSet
     entry_url = result.url(result.entry_point)
     if settings.robots_txt:
         if is_host_root(base):
-            robots_sitemap_line(out / "robots.txt",
-                                [result.url(n) for n in result.index_files] or [entry_url])
+            try:
+                robots_sitemap_line(out / "robots.txt",
+                                    [result.url(n) for n in result.index_files] or [entry_url])
+            except NotRegular as exc:
+                outcome.warnings.append(
+                    f"{out / 'robots.txt'} {exc.strerror}, not a file: left as it is; add "
+                    f"'Sitemap: {entry_url}' to the robots.txt the site serves")
         else:
             outcome.infos.append(f"{base} is a sub-path site; crawlers read robots.txt only at "
                                  f"the host root, so add 'Sitemap: {entry_url}' there")

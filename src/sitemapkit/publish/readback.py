@@ -6,20 +6,22 @@ a change report is made of."""
 
 from __future__ import annotations
 
-import gzip
-import io
+import contextlib
+import functools
 import itertools
 import os
 import tempfile
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 from urllib.parse import unquote
 from xml.etree import ElementTree
 
+from .._files import open_unpacked
 from ..errors import FetchError, InputError
-from ..protocol import MAX_BYTES, SITEMAP_NS, TEXT_SUFFIXES, XHTML_NS
+from ..protocol import FETCH_DEADLINE, MAX_BYTES, SITEMAP_NS, TEXT_SUFFIXES, XHTML_NS
 
 # where sitemaps.org and the generators put the entry point, in the order tried
 ENTRY_POINTS = ("sitemap.xml", "sitemap_index.xml", "sitemap-index.xml", "sitemap.xml.gz",
@@ -57,14 +59,15 @@ class Record:
             yield name, dict(itertools.islice(items, n))
 
 
-def read_record(given: str | os.PathLike[str]) -> Record:
-    """The set at ``given``: an http(s) URL, a folder or a sitemap file."""
+def read_record(given: str | os.PathLike[str], deadline: float = FETCH_DEADLINE) -> Record:
+    """The set at ``given``: an http(s) URL (each file fetched within ``deadline``
+    seconds), a folder or a sitemap file."""
     text = os.fspath(given)
     if text.startswith(("http://", "https://")):
         from ..validate.remote import fetch  # on use: urllib is not needed otherwise
 
         with tempfile.TemporaryDirectory(prefix="sitemapkit-record-") as tmp:
-            got = _fetch_entry(text, Path(tmp), fetch)
+            got = _fetch_entry(text, Path(tmp), functools.partial(fetch, deadline=deadline))
             record = Record(got.url)
             record.notes += got.notes
             _read_set(got.path, Path(tmp), record)
@@ -129,11 +132,12 @@ def _local(root: Path, loc: str) -> Path | None:
     return None
 
 
-def _open(path: Path) -> gzip.GzipFile | io.BufferedReader:
-    return gzip.GzipFile(path, "rb") if path.suffix == ".gz" else open(path, "rb")
+def _open(path: Path) -> contextlib.AbstractContextManager[BinaryIO]:
+    """A regular file only (a FIFO's open would block), gunzipped when named so."""
+    return open_unpacked(path, path.suffix == ".gz")
 
 
-def _capped(fh: gzip.GzipFile | io.BufferedReader, path: Path) -> Iterator[bytes]:
+def _capped(fh: BinaryIO, path: Path) -> Iterator[bytes]:
     """``fh`` in blocks, refusing more than the protocol's largest file (a gzip bomb)."""
     total = 0
     while block := fh.read(1 << 20):
@@ -156,7 +160,7 @@ def _read_xml(path: Path, record: Record, children: list[str]) -> None:
                 _take(parser, record, children)
         parser.close()
         _take(parser, record, children)
-    except (ElementTree.ParseError, OSError, EOFError) as exc:
+    except (ElementTree.ParseError, OSError, EOFError, zlib.error) as exc:
         raise InputError(f"cannot read {path}: {exc}") from None
     if len(record.urls) > before or not children:
         record.parts.append((path.name, len(record.urls) - before))
@@ -186,7 +190,7 @@ def _read_text(path: Path, record: Record) -> None:
     try:
         with _open(path) as fh:
             data = b"".join(_capped(fh, path))
-    except (OSError, EOFError) as exc:
+    except (OSError, EOFError, zlib.error) as exc:
         raise InputError(f"cannot read {path}: {exc}") from None
     before = len(record.urls)
     for line in data.decode("utf-8", "replace").splitlines():

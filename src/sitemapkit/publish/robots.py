@@ -6,16 +6,22 @@ from collections.abc import Iterable
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .._files import atomic_write
+from .._files import atomic_write, open_regular
 from ..validate.urls import url_key
 
 
 def robots_sitemap_line(robots: Path, sitemap_urls: Iterable[str]) -> bool:
     """Add ``Sitemap:`` lines to robots.txt, creating it if needed, never twice.
 
-    Returns True when the file changed. Existing content is kept byte for byte.
+    Returns True when the file changed. Existing content is kept byte for byte. A
+    robots.txt that is no regular file (a folder, a FIFO: reading one would block) is
+    ``NotRegular``, left as it is.
     """
-    text = robots.read_text("utf-8") if robots.exists() else ""
+    try:
+        with open_regular(robots) as fh:
+            text = fh.read().decode("utf-8")
+    except FileNotFoundError:
+        text = ""
     present = {url_key(line.split(":", 1)[1].strip()) for line in text.splitlines()
                if line.strip().lower().startswith("sitemap:")}  # one URL in any spelling
     missing = [u for u in sitemap_urls if url_key(u) not in present]

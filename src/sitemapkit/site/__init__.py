@@ -51,6 +51,7 @@ from ..sources.built.scan import (
     Scan,
     link_notes,
     require_dir,
+    unread_warnings,
     version_canonicals,
 )
 from ..sources.pages import PageRow
@@ -212,7 +213,7 @@ def _scan_notes(found: Scan, base: str, whence: str) -> tuple[list[str], list[st
     left = ", ".join(f"{n:,} {SINGULAR[kind] if n == 1 else kind}"
                      for kind, n in found.left_out.items() if n)
     notes = [f"{count(len(found.pages), 'page')} found" + (f"; left out: {left}" if left else "")]
-    warnings = []
+    warnings = unread_warnings(found)
     if found.other_base:
         page, canonical = found.other_base[0]
         check = f"check {whence}, or pass --base-url" if whence else "check --base-url"

@@ -1,25 +1,33 @@
 """A sitemap at a URL, for ``sitemapkit validate``: the file and, for an index, the
 sitemaps it lists under its own folder, fetched into a temporary folder laid out as
 the site is, so the checks that map an index's locs to files work as on a local copy.
-Every read is capped at the protocol's largest file, with a timeout and one retry."""
+Every read is capped at the protocol's largest file, with a timeout and one retry, and
+each URL has a total deadline across its retries: a server that answers a byte a second
+is cut off there, not read for ever."""
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import html
+import http.client
 import re
+import socket
+import threading
 import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from .._version import __version__
 from ..errors import FetchError
-from ..protocol import MAX_BYTES, MAX_URLS
+from ..protocol import FETCH_DEADLINE, MAX_BYTES, MAX_URLS
 
-FETCH_TIMEOUT = 20.0  # seconds for each request
+FETCH_TIMEOUT = 20.0  # seconds a request may stay silent
+READ_BLOCK = 1 << 16
 ATTEMPTS = 2  # a timeout, a refused connection or a 5xx answer is tried once more
 _LOC = re.compile(rb"<loc>\s*([^<]*?)\s*</loc>")
 
@@ -41,23 +49,27 @@ class Fetched:
     notes: list[str] = field(default_factory=list)
 
 
-def fetch(url: str, into: Path, timeout: float = FETCH_TIMEOUT) -> Fetched:
+def fetch(url: str, into: Path, timeout: float = FETCH_TIMEOUT,
+          deadline: float = FETCH_DEADLINE) -> Fetched:
     """Fetch ``url`` into ``into`` (an empty folder), and the sitemaps an index lists
-    below its folder; one that lies elsewhere is named in a note, not fetched."""
+    below its folder; one that lies elsewhere is named in a note, not fetched. Each URL
+    has ``deadline`` seconds, whole; a redirect to another origin is said in a note."""
     parts = urlsplit(url)
     if not parts.netloc:
         raise FetchError(f"{url} has no host")
     folder_url = url.split("?", 1)[0].split("#", 1)[0].rsplit("/", 1)[0] + "/"
     name = unquote(parts.path.rsplit("/", 1)[-1]) or "sitemap.xml"
-    entry = _store(into, name, _get(url, timeout))
+    notes: list[str] = []
+    entry = _store(into, name, _get(url, timeout, deadline, notes))
     found = Fetched(entry, folder_url, into, url)
     children = _index_locs(entry)
     elsewhere = [loc for loc in children if not loc.startswith(folder_url)]
     for loc in children[:MAX_URLS]:
         if loc.startswith(folder_url):
             rel = unquote(loc[len(folder_url):].split("?", 1)[0])
-            _store(into, rel, _get(loc, timeout))
+            _store(into, rel, _get(loc, timeout, deadline, notes))
             found.children += 1
+    found.notes += notes
     if elsewhere:
         found.notes.append(f"{len(elsewhere):,} sitemaps the index lists lie outside "
                            f"{folder_url} and were not fetched, e.g. {elsewhere[0]}")
@@ -74,29 +86,122 @@ def _store(into: Path, rel: str, data: bytes) -> Path:
     return target
 
 
-def _get(url: str, timeout: float) -> bytes:
-    """The body of ``url``, at most ``MAX_BYTES`` bytes (a larger file is no sitemap)."""
+def _origin(url: str) -> tuple[str, str]:
+    parts = urlsplit(url)
+    return parts.scheme, parts.netloc.lower()
+
+
+class _Watch:
+    """Sockets of one URL's requests, shut at its deadline, so that no read, of the
+    headers or of the body, outlasts it (a per-read timeout never fires on a server
+    that sends a byte a second)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.sockets: list[socket.socket] = []
+        self.passed = False
+        self.timer = threading.Timer(seconds, self._shut)
+        self.timer.daemon = True
+        self.timer.start()
+
+    def _shut(self) -> None:
+        self.passed = True
+        for sock in self.sockets:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+
+    def add(self, sock: socket.socket) -> None:
+        self.sockets.append(sock)
+        if self.passed:
+            self._shut()
+
+
+def _opener(watch: _Watch, notes: list[str]) -> urllib.request.OpenerDirector:
+    class Http(http.client.HTTPConnection):
+        def connect(self) -> None:
+            super().connect()
+            watch.add(self.sock)
+
+    class Https(http.client.HTTPSConnection):
+        def connect(self) -> None:
+            super().connect()
+            watch.add(self.sock)
+
+    class HttpHandler(urllib.request.HTTPHandler):
+        def http_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+            return self.do_open(Http, req)
+
+    class HttpsHandler(urllib.request.HTTPSHandler):
+        def https_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+            return self.do_open(Https, req)
+
+    class Redirects(urllib.request.HTTPRedirectHandler):
+        """Follows http(s) redirects as urllib does (another scheme is refused);
+        one to another origin is said."""
+
+        def redirect_request(self, req: urllib.request.Request, fp: Any, code: int,
+                             msg: str, headers: Any, newurl: str
+                             ) -> urllib.request.Request | None:
+            if _origin(newurl) != _origin(req.full_url):
+                notes.append(f"{req.full_url} redirected (HTTP {code}) to {newurl}, on "
+                             "another origin: that is what was checked")
+            return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+    return urllib.request.build_opener(HttpHandler, HttpsHandler, Redirects)
+
+
+def _get(url: str, timeout: float, deadline: float = FETCH_DEADLINE,
+         notes: list[str] | None = None) -> bytes:
+    """The body of ``url``, at most ``MAX_BYTES`` bytes (a larger file is no sitemap),
+    within ``deadline`` seconds from the first request to the last byte."""
     request = urllib.request.Request(url, headers={
         "User-Agent": f"sitemapkit/{__version__} (validate)", "Accept-Encoding": "identity"})
-    for attempt in range(ATTEMPTS):
-        try:
-            with urllib.request.urlopen(request, timeout=timeout) as answer:
-                body: bytes = answer.read(MAX_BYTES + 1)
-            if len(body) > MAX_BYTES:
-                raise FetchError(f"{url} is larger than {MAX_BYTES:,} bytes, the most a "
-                                 "sitemap file may hold (sitemapkit rules 22)")
-            return body
-        except urllib.error.HTTPError as exc:
-            if exc.code < 500 or attempt + 1 == ATTEMPTS:
-                raise FetchError(f"cannot fetch {url}: HTTP {exc.code} {exc.reason}",
-                                 exc.code) from None
-        except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
-            if attempt + 1 == ATTEMPTS:
-                reason = getattr(exc, "reason", exc)
-                raise FetchError(f"cannot fetch {url}: {reason} (tried {ATTEMPTS} times, "
-                                 f"{timeout:g} s each); download it and give the file") from None
-        time.sleep(0.5)
+    end = time.monotonic() + deadline
+    watch = _Watch(deadline)
+    opener = _opener(watch, notes if notes is not None else [])
+    late = FetchError(f"cannot fetch {url}: no whole answer within {deadline:g} s (the "
+                      "deadline for one URL, retries included; --fetch-deadline sets it)")
+    try:
+        for attempt in range(ATTEMPTS):
+            try:
+                with opener.open(request, timeout=min(timeout, max(end - time.monotonic(),
+                                                                   0.01))) as answer:
+                    body = _read(answer, url, end)
+                if watch.passed:
+                    raise late
+                return body
+            except urllib.error.HTTPError as exc:
+                if exc.code < 500 or attempt + 1 == ATTEMPTS:
+                    raise FetchError(f"cannot fetch {url}: HTTP {exc.code} {exc.reason}",
+                                     exc.code) from None
+            except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
+                if watch.passed or time.monotonic() >= end:
+                    raise late from None
+                if attempt + 1 == ATTEMPTS:
+                    reason = getattr(exc, "reason", exc)
+                    raise FetchError(f"cannot fetch {url}: {reason} (tried {ATTEMPTS} times, "
+                                     f"{timeout:g} s each); download it and give the "
+                                     "file") from None
+            if time.monotonic() + 0.5 >= end:
+                raise late
+            time.sleep(0.5)
+    finally:
+        watch.timer.cancel()
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _read(answer: http.client.HTTPResponse, url: str, end: float) -> bytes:
+    """The body a block at a time (``read1`` returns what one receive brings), the
+    deadline checked between blocks."""
+    blocks, size = [], 0
+    while block := answer.read1(READ_BLOCK):
+        blocks.append(block)
+        size += len(block)
+        if size > MAX_BYTES:
+            raise FetchError(f"{url} is larger than {MAX_BYTES:,} bytes, the most a "
+                             "sitemap file may hold (sitemapkit rules 22)")
+        if time.monotonic() >= end:
+            raise http.client.IncompleteRead(b"".join(blocks))
+    return b"".join(blocks)
 
 
 def _index_locs(path: Path) -> list[str]:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -12,6 +13,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from .._display import shown_path
+from .._files import kind_of, open_regular, read_regular
 from ..errors import UsageError
 from ..heads.meta import html_signals, same_page
 from ..protocol import (
@@ -78,6 +80,15 @@ def validate(paths: Iterable[str | os.PathLike[str]],
     check_clusters(state)
     report.elapsed = time.perf_counter() - started
     return report
+
+
+def _not_regular(path: Path) -> str | None:
+    """What a found path is when it is no regular file ("is a FIFO (named pipe)")."""
+    try:
+        mode = path.lstat().st_mode
+    except OSError:
+        return None  # gone: the reader says so
+    return None if stat.S_ISREG(mode) else f"is {kind_of(mode)}"
 
 
 class _Tree:
@@ -165,6 +176,12 @@ class _Tree:
             return self.results[path]
         name, scope = self.shown(path), self.scope_of(path)
         self.state.report.files += 1
+        odd = None if path == self.given_file else _not_regular(path)
+        if odd is not None:  # found, not given: a FIFO's open would block for ever
+            self.state.report.add("error", "not-a-file", name, None,
+                                  f"{odd}, not a file: not read (a sitemap is a file)")
+            self.results[path] = FileResult(path, "broken", errors=1)
+            return self.results[path]
         if path.name.lower().endswith(TEXT_SUFFIXES):
             result = check_text(path, name, self.state, scope)
         else:
@@ -184,7 +201,7 @@ class _Tree:
                 target = self._target(index_path, loc, key, say)
                 if target is None:
                     continue
-                if not target.is_file():
+                if not os.path.lexists(target):
                     say("error", "index-target", f"{loc} is listed, but {self.shown(target)} "
                         "does not exist")
                     continue
@@ -251,7 +268,13 @@ class _Tree:
         robots = self.root / "robots.txt"
         if self.given_file or not robots.is_file():
             return
-        text = robots.read_text("utf-8", errors="replace")
+        try:
+            with open_regular(robots) as fh:
+                text = fh.read().decode("utf-8", errors="replace")
+        except OSError as exc:
+            self.state.report.add("warning", "robots", self.shown(robots), None,
+                                  f"not read: {exc.strerror or exc}")
+            return
         known = {p.name for p in self.results} | {p.name for p in self.copies}
         for number, line in enumerate(text.splitlines(), start=1):
             if not line.lower().startswith("sitemap:"):
@@ -278,14 +301,20 @@ class _Tree:
         rel = unquote(key[len(base_key):].split("?", 1)[0])
         candidates = [rel, rel + "index.html"] if rel.endswith("/") or not rel else \
             [rel, rel + "/index.html", rel + ".html"]
-        page = next((self.root / c for c in candidates if (self.root / c).is_file()), None)
+        page = next((self.root / c for c in candidates if (self.root / c).is_file() or
+                     _not_regular(self.root / c) not in (None, "is a folder")), None)
         if page is None:
             say("error", "page-missing", f"{key} maps to no built file under {self.root}")
             return
         if page.suffix not in (".html", ".htm"):
             return
-        with open(page, "rb") as fh:
-            signals = html_signals(fh.read(65536).decode("utf-8", errors="replace"))
+        head = read_regular(page, 65536)
+        if head is None:
+            what = _not_regular(page) or "cannot be read"
+            say("warning", "page-unread", f"{key} maps to {self.shown(page)}, which {what}: "
+                "no page a crawler is served")
+            return
+        signals = html_signals(head.decode("utf-8", errors="replace"))
         if signals.redirect:
             say("warning", "page-redirect", f"{key} is a redirect stub (meta refresh), not a "
                 "page; list its target instead")

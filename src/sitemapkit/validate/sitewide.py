@@ -3,10 +3,11 @@ site, whether a .gz holds exactly its plain twin, and hreflang clusters across f
 
 from __future__ import annotations
 
-import gzip
 import os
+import zlib
 from pathlib import Path
 
+from .._files import open_unpacked, read_regular
 from ..protocol import MAX_BYTES
 from .clusters import ClusterRecall, ClusterRecord
 from .findings import Report
@@ -27,10 +28,10 @@ def same_content(gz_path: Path, plain: Path) -> bool:
     try:
         if gz_path.stat().st_size > MAX_BYTES:
             return False
-        with gzip.open(gz_path, "rb") as fh:
+        with open_unpacked(gz_path, True) as fh:
             data = fh.read(MAX_BYTES + 1)
-        return data == plain.read_bytes()
-    except (OSError, EOFError):
+        return data == read_regular(plain, MAX_BYTES + 1)
+    except (OSError, EOFError, zlib.error):
         return False
 
 

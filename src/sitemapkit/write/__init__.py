@@ -37,6 +37,7 @@ def write_sitemaps(
     *,
     options: WriterOptions | None = None,
     where: Callable[[int], str | None] | None = None,
+    waiting: Callable[[str], None] | None = None,
     _impl: ModuleType | None = None,
     **overrides: Any,
 ) -> WriteResult:
@@ -45,7 +46,7 @@ def write_sitemaps(
     ``base_url`` is the URL of ``out_dir`` on the site; every loc must be at or below it.
     Options are ``WriterOptions`` fields, given as ``options=`` and/or keywords.
     ``where`` names an entry's origin by its position (an input line), for every entry
-    refused and counted.
+    refused and counted. ``waiting`` hears at once when another writer holds the folder.
     """
     started = time.perf_counter()
     opts, prefix = resolve(options, overrides, base_url)
@@ -53,7 +54,8 @@ def write_sitemaps(
     out = output.prepare_dir(out_dir, opts.follow_symlink)
     workers = opts.workers or 1  # filled by resolve()
     waited: list[str] = []
-    with output.locked(out, opts.lock_timeout, waited), ThreadPoolExecutor(workers) as pool:
+    with output.locked(out, opts.lock_timeout, waited, waiting), \
+            ThreadPoolExecutor(workers) as pool:
         warned: list[str] = []
         previous = previous_set(LocalStorage(out, opts.fsync), opts, prefix, warned)
         orphans = output.remove_stale_temps(

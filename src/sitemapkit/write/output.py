@@ -73,10 +73,12 @@ def prepare_dir(out_dir: str | os.PathLike[str], follow_symlink: bool = False) -
 
 
 @contextlib.contextmanager
-def locked(out_dir: Path, timeout: float, notes: list[str] | None = None) -> Iterator[None]:
+def locked(out_dir: Path, timeout: float, notes: list[str] | None = None,
+           waiting: Callable[[str], None] | None = None) -> Iterator[None]:
     """Serialize writers on one directory (CI retries): an flock on the directory
     itself, so no lock file is left in what gets published. A wait is said in
-    ``notes``."""
+    ``notes`` once it is over, and to ``waiting`` as it starts (a run that sits silent
+    for minutes looks hung)."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - Windows: no cross-process lock
@@ -86,14 +88,19 @@ def locked(out_dir: Path, timeout: float, notes: list[str] | None = None) -> Ite
     try:
         started = time.monotonic()
         deadline = started + timeout
+        waited = False
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                if notes is not None and time.monotonic() > started + 0.05:
+                if notes is not None and waited:
                     notes.append(f"waited {time.monotonic() - started:.1f} s for another "
                                  f"sitemapkit writer to finish in {out_dir}")
                 break
             except BlockingIOError:
+                if not waited and waiting is not None:
+                    waiting(f"waiting for another sitemapkit writer to finish in {out_dir} "
+                            f"(at most {timeout:g} s)")
+                waited = True
                 if time.monotonic() > deadline:
                     raise OutputError(f"another sitemapkit writer is writing into {out_dir} "
                                       f"(waited {timeout:g} s)") from None

@@ -18,7 +18,6 @@ read twice (keys, then a write that leaves the repeats out as it meets them).
 from __future__ import annotations
 
 import contextlib
-import gzip
 import os
 import re
 import shutil
@@ -32,6 +31,7 @@ from .._files import remove_dead_temp_folders
 from ..errors import InputError
 from ..rules.model import EntryError
 from ..sources.inputs.partfiles import PartReader, part_files
+from ..sources.inputs.readers import UNREADABLE, unreadable
 from . import affinity
 from .affinity import Task, Workers
 from .commit import previous_set
@@ -206,10 +206,11 @@ def _write_one(path: str, out: str, prefix: str, pid: int, opts: WriterOptions, 
     except EntryError as exc:  # a plain message: it crosses a process boundary
         reader.row = exc.position or 0  # a Parquet row: the entry's offset in the part
         raise InputError(f"{reader.where()}: {_IN_PARTITION.sub('', str(exc))}") from None
-    except InputError as exc:
-        raise InputError(f"{Path(path).name} {exc}") from None
-    except (UnicodeDecodeError, EOFError, gzip.BadGzipFile) as exc:
-        raise InputError(f"cannot read {reader.where()}: {exc}") from None
+    except InputError as exc:  # named by the reader already, or named here
+        raise InputError(str(exc) if str(exc).startswith("cannot read ") else
+                         f"{Path(path).name} {exc}") from None
+    except UNREADABLE as exc:
+        raise InputError(unreadable(reader.where(), exc)) from None
     return _named(manifest, reader.path.name, dropped).to_dict(), b""
 
 

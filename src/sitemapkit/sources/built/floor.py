@@ -5,7 +5,6 @@ sitemapkit leaves out is named with its reason (``missing``)."""
 
 from __future__ import annotations
 
-import gzip
 import html
 import re
 import zlib
@@ -15,7 +14,7 @@ from urllib.parse import quote, unquote
 from xml.etree import ElementTree
 
 from ..._display import count
-from ..._files import open_regular, read_regular
+from ..._files import open_regular, open_unpacked, read_regular
 from ...protocol import (
     MAX_BYTES,
     SITEMAP_NS,
@@ -206,12 +205,8 @@ def _read_file(path: Path, out_dir: Path, base: str, found: OldSitemap,
 def _capped(path: Path) -> bytes:
     """The file's bytes, gunzipped for ``.gz``; more than a sitemap may hold (50 MB,
     a gzip bomb too) is refused after that many bytes, not read whole."""
-    with open_regular(path) as raw:
-        if path.suffix == ".gz":
-            with gzip.GzipFile(fileobj=raw) as fh:
-                data: bytes = fh.read(MAX_BYTES + 1)
-        else:
-            data = raw.read(MAX_BYTES + 1)
+    with open_unpacked(path, path.suffix == ".gz") as fh:
+        data = fh.read(MAX_BYTES + 1)
     if len(data) > MAX_BYTES:
         raise ValueError(f"larger than {MAX_BYTES:,} bytes, the most a sitemap file may "
                          "hold (sitemapkit rules 22): not read")

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote, urljoin, urlsplit
 
+from ..._display import count
 from ..._files import HUMAN_VIEW_GENERATOR
 from ..._urlset import LINK as LINK_SIGNALS
 from ..._urlset import USE_EXTENSIONS, PageHead, read_pages
@@ -42,11 +43,13 @@ _LOCALE = re.compile(r"[a-z]{2}(?:[-_][A-Za-z]{2,4})?")
 _PLAIN = re.compile(r"[A-Za-z0-9._~/-]*")  # a path that percent-encoding leaves as it is
 NOT_FOUND, FRAGMENT = "404 pages", "HTML fragments"  # beside htmlmeta's page signals
 LINK = "symbolic links, not followed (one may lead out of the output)"
-LEFT_OUT = (REDIRECT, NOINDEX, ELSEWHERE, NOT_FOUND, FRAGMENT, LINK)
+UNREAD = "files that cannot be read as pages (no regular file, or unreadable)"
+LEFT_OUT = (REDIRECT, NOINDEX, ELSEWHERE, NOT_FOUND, FRAGMENT, LINK, UNREAD)
 SINGULAR = {REDIRECT: "redirect stub", NOINDEX: "noindex page", NOT_FOUND: "404 page",
             ELSEWHERE: "page with a canonical URL pointing elsewhere",
             FRAGMENT: "HTML fragment",
-            LINK: "symbolic link, not followed (one may lead out of the output)"}
+            LINK: "symbolic link, not followed (one may lead out of the output)",
+            UNREAD: "file that cannot be read as a page (no regular file, or unreadable)"}
 
 
 @dataclass(frozen=True)
@@ -130,6 +133,18 @@ def link_notes(out_dir: Path, found: Scan) -> list[str]:
             f"files themselves into the output to list them): {'; '.join(shown)}{more}"]
 
 
+def unread_warnings(found: Scan) -> list[str]:
+    """The files named like pages that could not be read, each with why: left out, and
+    said as a warning (the run goes on without them)."""
+    unread = [item for item in found.left if item.reason == UNREAD]
+    if not unread:
+        return []
+    shown = "; ".join(f"{item.path} ({item.detail})" for item in unread[:SHOWN_LINKS])
+    more = f", and {len(unread) - SHOWN_LINKS:,} more" if len(unread) > SHOWN_LINKS else ""
+    return [f"{count(len(unread), 'file')} named like a page could not be read, so "
+            f"{'it is' if len(unread) == 1 else 'they are'} not listed: {shown}{more}"]
+
+
 def require_dir(out_dir: Path) -> None:
     if not out_dir.is_dir():
         raise UsageError(f"{out_dir} is not a directory (give the generator's output "
@@ -144,8 +159,9 @@ def _classified(base: str, heads: Sequence[PageHead], result: Scan) -> Scan:
         # a name that is not UTF-8 (os.fsdecode's surrogates): percent-encoded from its bytes
         page_url = base + (path if _PLAIN.fullmatch(path) else
                            quote(path.encode("utf-8", "surrogateescape")))
-        if document is None:
-            result.left.append(LeftOut(rel, page_url, LINK))
+        if document is None:  # a link (never followed), or a page that cannot be read
+            result.left.append(LeftOut(rel, page_url, LINK) if generator is None else
+                               LeftOut(rel, page_url, UNREAD, generator))
             continue
         if not document:
             result.left.append(LeftOut(rel, page_url, FRAGMENT))

@@ -20,7 +20,7 @@ from ..._urlset import count_lines
 from ..._urlset._rows_py import JSONL, TABLE, TEXT
 from ...errors import InputError
 from ...rules.model import EntryError
-from .readers import BOM, MAX_LINE, Reader
+from .readers import BOM, MAX_LINE, UNREADABLE, Reader, unreadable
 
 BLOCK = 1 << 18  # bytes read at a time; a block ends at a line end. Small enough that the
 # hot unit returns (and can hand over the GIL) every ~1 ms: a worker thread needs the GIL
@@ -68,10 +68,21 @@ class LineReader:
                         return
             yield start
 
+    def _read(self, lines_done: int) -> bytes:
+        """The next bytes of the input; bytes that cannot be read (a corrupt or cut gzip
+        stream) are an input error naming the lines read whole, never an output error."""
+        try:
+            return self.raw.read(self.block_size)
+        except UNREADABLE as exc:
+            name = getattr(self.raw, "name", None)
+            where = name if isinstance(name, str) else "the input"
+            raise InputError(unreadable(where + (f" (after input line {lines_done:,})"
+                                                 if lines_done else ""), exc)) from None
+
     def _next_block(self) -> bool:
         self._block_line += count_lines(self.block)
         while True:
-            chunk = self.raw.read(self.block_size)
+            chunk = self._read(self._block_line - 1)
             data = self._rest + chunk
             if not chunk:
                 self.block, self._rest = data, b""
@@ -166,7 +177,7 @@ class LineReader:
     def _more(self) -> bool:
         """Append the next lines of the input to the current block."""
         while True:
-            chunk = self.raw.read(self.block_size)
+            chunk = self._read(self._block_line + count_lines(self.block) - 1)
             data = self._rest + chunk
             if not chunk:
                 self.block, self._rest = self.block + data, b""

@@ -11,6 +11,7 @@ import gzip
 import io
 import json
 import sys
+import zlib
 from collections.abc import Iterator
 from typing import IO, Any
 
@@ -34,6 +35,28 @@ def detect_format(path: str, explicit: str | None) -> str:
         if name.endswith(suffix):
             return fmt
     return "text"  # stdin and unknown suffixes: one URL per line
+
+
+# what reading an input's bytes may raise past the reader's own checks: a truncated or
+# corrupt gzip stream ("invalid distance too far back", "invalid block type"), bytes
+# that are not UTF-8
+UNREADABLE = (UnicodeDecodeError, EOFError, gzip.BadGzipFile, zlib.error)
+
+
+def unreadable(where: str, exc: BaseException) -> str:
+    """One clear line for an input whose bytes cannot be read, naming where (the file,
+    and the line reached) and what is wrong in a user's words."""
+    if isinstance(exc, zlib.error):
+        what = f"the gzip data is corrupt ({str(exc).split(': ', 1)[-1]})"
+    elif isinstance(exc, EOFError):
+        what = "the gzip data ends too soon (a truncated download or copy?)"
+    elif isinstance(exc, gzip.BadGzipFile) and str(exc).startswith("Not a gzipped file"):
+        what = f"not gzip data ({exc})"
+    elif isinstance(exc, gzip.BadGzipFile):  # a wrong check word or length at the end
+        what = f"the gzip data is corrupt ({exc})"
+    else:
+        what = str(exc)
+    return f"cannot read {where}: {what}"
 
 
 def open_input(path: str) -> IO[str]:
