@@ -142,6 +142,7 @@ cdef extern from *:
        is no page. 0; an errno with the folder that failed in `failed`; or what `page`
        returned (nonzero stops). */
     #define SK_LINK (-2)
+    #define SK_UNREAD_DIR (-3)  /* a folder opendir refused: recorded as unread */
     typedef int (*sk_page_fn)(void* ctx, int dfd, const char* name, const char* rel,
                               size_t rel_len);
 
@@ -161,7 +162,14 @@ cdef extern from *:
             stack.len = at;
             if (sk_join(&path, root, rel.data, 0) < 0) { err = ENOMEM; break; }
             dir = opendir(path.data);
-            if (dir == NULL) { err = errno; sk_buf_put(failed, path.data, path.len); break; }
+            if (dir == NULL) {  /* left out, with why (_heads_py.html_files does the same) */
+                if (errno == ENOMEM) { err = ENOMEM; break; }
+                file.len = 0;
+                if (sk_buf_put(&file, rel.data, rel.len - 1) < 0 || sk_buf_put(&file, "/", 1) < 0
+                        || sk_buf_put(&file, "", 1) < 0) { err = ENOMEM; break; }
+                err = page(ctx, SK_UNREAD_DIR, "", file.data, file.len - 1);
+                continue;
+            }
             dir_len = rel.len - 1;
             for (;;) {
                 size_t nlen;
@@ -240,6 +248,7 @@ cdef extern from *:
                 sk_buf* failed) nogil
     int AT_FDCWD
     int SK_LINK
+    int SK_UNREAD_DIR
     int sk_join(sk_buf* path, const char* root, const char* rel, int slash_always) nogil
     int SK_HEADS_NATIVE
     int ENOMEM
@@ -846,6 +855,13 @@ cdef int _read_one(void* ctx, int dfd, const char* name, const char* rel,
     cdef Reading* r = <Reading*>ctx
     cdef unsigned char link = REC_LINK
     cdef int err
+    if dfd == SK_UNREAD_DIR:  # a folder that cannot be read: its own unread record
+        link = REC_UNREAD
+        if _put_len(&r.records, rel_len) < 0 or sk_buf_put(&r.records, rel, rel_len) < 0 or \
+                sk_buf_put(&r.records, &link, 1) < 0:
+            return ENOMEM
+        r.pages += 1
+        return 0
     if dfd == SK_LINK:  # named, never followed
         if _put_len(&r.records, rel_len) < 0 or sk_buf_put(&r.records, rel, rel_len) < 0 or \
                 sk_buf_put(&r.records, &link, 1) < 0:

@@ -17,7 +17,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import unreadable_page
-from sitemapkit.errors import InputError
 from sitemapkit.heads.meta import HtmlSignals, html_signals, signals_from_tags
 from sitemapkit.heads.tags import start_tags
 
@@ -271,7 +270,7 @@ def test_the_twins_name_links_and_never_follow_them(both_impls, tmp_path):
 def test_the_twins_leave_out_what_they_cannot_read_and_say_why(both_impls, tmp_path):
     """A socket, a FIFO (whose open would block until a writer came) and a device under
     a page's name are never read: each is its own record with why, on both twins, and
-    the pages beside them are read; an unreadable folder is an error naming it."""
+    the pages beside them are read; a folder that cannot be read is its own record."""
     _site(tmp_path)
     unreadable_page(tmp_path / "a" / "gone.html")
     os.mkfifo(tmp_path / "a" / "fifo.html")
@@ -293,8 +292,8 @@ def test_the_twins_leave_out_what_they_cannot_read_and_say_why(both_impls, tmp_p
         assert [rel for rel, document, *_ in got if document] == \
             [rel for rel, document, *_ in heads_twin(both_impls[0]).read_pages(
                 str(tmp_path), ["top.html"], ["a"]) if document]
-        with pytest.raises(InputError, match=r"cannot read .*/nowhere: No such file"):
-            twin.read_pages(str(tmp_path), [], ["nowhere"])
+        assert twin.read_pages(str(tmp_path), [], ["nowhere"]) == [  # a folder: itself
+            ("nowhere/", None, False, None, False, (), "No such file or directory")]
 
 
 def test_the_space_classes_are_what_re_and_str_use():

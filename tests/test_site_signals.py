@@ -335,7 +335,7 @@ def test_an_unreadable_page_is_named_when_a_worker_reads_it(tmp_path, monkeypatc
     assert [(i.path, i.reason, i.detail) for i in found.left if i.reason == scanning.UNREAD] \
         == [("s3/p1/broken.html", scanning.UNREAD, "is a socket")]
     assert scanning.unread_warnings(found) == [
-        "1 file named like a page could not be read, so it is not listed: s3/p1/broken.html "
+        "1 page or folder could not be read, so it is not listed: s3/p1/broken.html "
         "(is a socket)"]
     assert found.pages  # the others are read
 

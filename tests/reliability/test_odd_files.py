@@ -86,3 +86,30 @@ def test_a_robots_txt_folder_is_a_warning_and_no_page(tmp_path, twin_env):
     assert "robots.txt is a folder, not a file: left as it is; add " \
         f"'Sitemap: {BASE}sitemap.xml'" in done.stderr
     assert [u.loc for u in read_set(out, BASE).urls] == [BASE]
+
+
+def test_a_folder_too_deep_to_open_leaves_out_that_folder_and_the_run_goes_on(
+        tmp_path, twin_env):
+    """A path of 9,000 characters (past PATH_MAX): the folder the walk cannot open is
+    left out, named with the system's reason, on both twins; the other pages are
+    listed. A top-level folder that cannot be opened likewise."""
+    out = tmp_path / "public"
+    out.mkdir()
+    (out / "index.html").write_text("<!DOCTYPE html><html><head></head><body></body></html>")
+    fd = os.open(out, os.O_RDONLY)
+    names = ["d" * 200 + str(i) for i in range(45)]
+    try:
+        for name in names:  # made one level at a time, relative to the open folder
+            os.mkdir(name, dir_fd=fd)
+            inner = os.open(name, os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        with open(os.open("index.html", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd), "w") as fh:
+            fh.write("<!DOCTYPE html><html><head></head><body></body></html>")
+    finally:
+        os.close(fd)
+    done = cli("site", "public", "--base-url", BASE, cwd=tmp_path, env=twin_env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "1 page or folder could not be read, so it is not listed: " in done.stderr
+    assert "(File name too long)" in done.stderr
+    assert [u.loc for u in read_set(out, BASE).urls] == [BASE]

@@ -57,6 +57,8 @@ def read_pages(root: str, files: list[str], subtrees: list[str]) -> list[PageHea
 
 
 def _page(path: str) -> Signals | tuple[None, bool, None, bool, Alternates, str]:
+    if path.endswith("/"):  # an unreadable folder the walk met
+        return unread(path)
     try:
         head = read_head(path)
     except InputError:
@@ -65,12 +67,16 @@ def _page(path: str) -> Signals | tuple[None, bool, None, bool, Alternates, str]
 
 
 def unread(path: str) -> tuple[None, bool, None, bool, Alternates, str]:
-    """A page that cannot be read: ``LINK``'s signals with why in the generator's place
-    ("is a FIFO (named pipe)", "Permission denied"). Both twins ask this function, so
-    they say the same."""
+    """A page, or a folder (``path`` ending in '/'), that cannot be read: ``LINK``'s
+    signals with why in the generator's place ("is a FIFO (named pipe)", "Permission
+    denied", "File name too long"). Both twins ask this function, so they say the same."""
     try:
-        with open_regular(path):
-            why = "could be read only in part"  # it changed under the scan
+        if path.endswith("/"):
+            os.listdir(path)
+        else:
+            with open_regular(path):
+                pass
+        why = "could be read only in part"  # it changed under the scan
     except OSError as exc:
         why = exc.strerror or str(exc)
     return (None, False, None, False, (), why)
@@ -92,7 +98,12 @@ def html_files(root: str, top: str = "", links: set[str] | None = None) -> list[
     found: list[str] = []
     stack = [top]
     while stack:
-        files, folders, linked = list_folder(root, stack.pop())
+        folder = stack.pop()
+        try:
+            files, folders, linked = list_folder(root, folder)
+        except InputError:  # a folder that cannot be read: itself, as an unread page
+            found.append(folder + "/")
+            continue
         found += files
         stack += folders
         if links is not None:

@@ -1,12 +1,13 @@
 """Where a built site's pages are: the top levels of its output directory, listed
 here so the scan can split the folders below them between its workers. Hidden
-folders are skipped, symbolic links named and never followed; a folder that cannot
-be read is an input error naming it (the listing below the top levels, and the
-reads, are ``_urlset.read_pages``)."""
+folders are skipped, symbolic links named and never followed; a folder below the top
+that cannot be read is left out like a page that cannot be read, with why (the
+listing below the top levels, and the reads, are ``_urlset.read_pages``)."""
 
 from __future__ import annotations
 
 from ..._urlset import list_folder
+from ...errors import InputError
 
 # bytes of a page read whole (a list page for its links, a page for its edit link); a
 # larger one is not read (a 200 MB page cost 300 MB of memory): its date is not guessed
@@ -23,7 +24,13 @@ def frontier(root: str) -> tuple[list[str], list[str], list[str]]:
     for _ in range(FRONTIER_DEPTH):
         below: list[str] = []
         for rel_dir in level:
-            found, folders, linked = list_folder(root, rel_dir)
+            try:
+                found, folders, linked = list_folder(root, rel_dir)
+            except InputError:
+                if not rel_dir:
+                    raise  # the output itself
+                files.append(rel_dir + "/")  # read as a page: left out with why
+                continue
             files += found
             below += folders
             links += linked

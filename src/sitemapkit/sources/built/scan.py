@@ -43,13 +43,13 @@ _LOCALE = re.compile(r"[a-z]{2}(?:[-_][A-Za-z]{2,4})?")
 _PLAIN = re.compile(r"[A-Za-z0-9._~/-]*")  # a path that percent-encoding leaves as it is
 NOT_FOUND, FRAGMENT = "404 pages", "HTML fragments"  # beside htmlmeta's page signals
 LINK = "symbolic links, not followed (one may lead out of the output)"
-UNREAD = "files that cannot be read as pages (no regular file, or unreadable)"
+UNREAD = "pages or folders that cannot be read (no regular file, or unreadable)"
 LEFT_OUT = (REDIRECT, NOINDEX, ELSEWHERE, NOT_FOUND, FRAGMENT, LINK, UNREAD)
 SINGULAR = {REDIRECT: "redirect stub", NOINDEX: "noindex page", NOT_FOUND: "404 page",
             ELSEWHERE: "page with a canonical URL pointing elsewhere",
             FRAGMENT: "HTML fragment",
             LINK: "symbolic link, not followed (one may lead out of the output)",
-            UNREAD: "file that cannot be read as a page (no regular file, or unreadable)"}
+            UNREAD: "page or folder that cannot be read (no regular file, or unreadable)"}
 
 
 @dataclass(frozen=True)
@@ -134,15 +134,20 @@ def link_notes(out_dir: Path, found: Scan) -> list[str]:
 
 
 def unread_warnings(found: Scan) -> list[str]:
-    """The files named like pages that could not be read, each with why: left out, and
-    said as a warning (the run goes on without them)."""
+    """The pages and folders that could not be read, each with why: left out, and said
+    as a warning (the run goes on without them)."""
     unread = [item for item in found.left if item.reason == UNREAD]
     if not unread:
         return []
-    shown = "; ".join(f"{item.path} ({item.detail})" for item in unread[:SHOWN_LINKS])
+    shown = "; ".join(f"{_short(item.path)} ({item.detail})" for item in unread[:SHOWN_LINKS])
     more = f", and {len(unread) - SHOWN_LINKS:,} more" if len(unread) > SHOWN_LINKS else ""
-    return [f"{count(len(unread), 'file')} named like a page could not be read, so "
-            f"{'it is' if len(unread) == 1 else 'they are'} not listed: {shown}{more}"]
+    return [f"{count(len(unread), 'page or folder', 'pages or folders')} could not be read, "
+            f"so {'it is' if len(unread) == 1 else 'they are'} not listed: {shown}{more}"]
+
+
+def _short(path: str, keep: int = 60) -> str:
+    """A path as a message shows it: a very long one by its two ends."""
+    return path if len(path) <= 2 * keep + 1 else f"{path[:keep]}…{path[-keep:]}"
 
 
 def require_dir(out_dir: Path) -> None:
