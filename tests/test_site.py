@@ -392,3 +392,28 @@ def test_map_file_wins_and_bad_lines_are_named(tmp_path):
     (tmp_path / "map.jsonl").write_text('{"url": 1}\n')
     bad = site(out, "--map", str(tmp_path / "map.jsonl"), source=repo.root, check=False)
     assert bad.returncode == 1 and "map.jsonl line 1" in bad.stderr
+
+
+def test_a_generator_sitemap_of_none_locs_is_one_note_and_replaced_whole(tmp_path):
+    """MkDocs built without site_url writes <loc>None</loc> for every page, and a .gz
+    copy: one note for them (no "stale files?" warning per page, strict passes), and the
+    entry point goes whole: its .gz copy is the new set's."""
+    out = tmp_path / "out"
+    out.mkdir()
+    for page in ("index.html", "a/index.html", "b/index.html"):
+        (out / page).parent.mkdir(parents=True, exist_ok=True)
+        (out / page).write_text("<!DOCTYPE html><html><head></head><body></body></html>")
+    old = ('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/'
+           'schemas/sitemap/0.9">' + "<url><loc>None</loc><lastmod>2024-01-01</lastmod></url>"
+           * 3 + "</urlset>\n")
+    (out / "sitemap.xml").write_text(old)
+    import gzip
+    (out / "sitemap.xml.gz").write_bytes(gzip.compress(old.encode()))
+    done = site(out, "--validate", "strict")
+    assert "lists locs that are no URL (e.g. 'None': built without its site URL?)" in \
+        done.stderr
+    assert "stale files" not in done.stderr and "warning:" not in done.stderr
+    import gzip as unpack
+    assert unpack.decompress((out / "sitemap.xml.gz").read_bytes()) == \
+        (out / "sitemap.xml").read_bytes()
+    assert sorted(u.loc for u in read_set(out, BASE).urls) == [BASE, BASE + "a/", BASE + "b/"]

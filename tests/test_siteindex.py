@@ -145,3 +145,39 @@ def parse_index_lastmods(path: Path) -> dict[str, str]:
 
 
 
+
+
+def test_a_base_url_one_level_off_is_named_not_blamed_on_the_children(tmp_path, capsys):
+    """Children written for a site under /docs/, indexed with the host's root as the base
+    URL: one error naming the --base-url to pass, read from the children's own locs (an
+    output of sitemaps only has no pages to ask), never "fix the children"."""
+    root = tmp_path / "html"
+    for version in ("1.0", "2.0"):
+        base = f"{SITE}docs/{version}/"
+        write_sitemaps([f"{base}p{i}" for i in range(30)], root / version, base)  # one file
+    assert main(["index", str(root / "1.0"), str(root / "2.0"), "-o", str(root),
+                 "--base-url", SITE]) == 1
+    err = capsys.readouterr().err
+    assert f"pass --base-url {SITE}docs/" in err, err
+    assert "fix them first" not in err
+    assert main(["index", str(root / "1.0"), str(root / "2.0"), "-o", str(root),
+                 "--base-url", SITE + "docs/"]) == 0
+
+
+def test_the_index_replaces_its_stale_gz_copy(tmp_path, capsys):
+    """An old build's sitemap.xml.gz beside the new root index (mike's branch root): a
+    second, stale entry point that servers and validate would read. It goes, named."""
+    root = tmp_path / "html"
+    write_sitemaps([f"{SITE}1.0/p{i}" for i in range(3)], root / "1.0", SITE + "1.0/")
+    old = ('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/'
+           'schemas/sitemap/0.9">' + "<url><loc>None</loc></url>" * 32 + "</urlset>\n")
+    (root / "sitemap.xml").write_text(old)
+    import gzip
+    (root / "sitemap.xml.gz").write_bytes(gzip.compress(old.encode()))
+    (root / "notes.xml.gz").write_bytes(gzip.compress(b"<notes/>"))
+    assert main(["index", str(root / "1.0"), "-o", str(root), "--base-url", SITE]) == 0
+    err = capsys.readouterr().err
+    assert not (root / "sitemap.xml.gz").exists() and (root / "notes.xml.gz").exists()
+    assert "removed 1 file that stood beside the new index as its copy: sitemap.xml.gz" in err
+    report = validate([root], ValidateOptions(base_url=SITE, check_pages=False))
+    assert report.ok(), [f.text() for f in report.findings]

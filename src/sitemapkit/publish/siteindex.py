@@ -7,6 +7,7 @@ validating every child. The root robots.txt keeps one ``Sitemap:`` line for it.
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -23,7 +24,7 @@ from ..validate import Report, ValidateOptions, validate
 from ..validate.urls import url_key
 from ..write import output
 from ..write.index import index_xml
-from .readback import ENTRY_POINTS
+from .readback import ENTRY_POINTS, read_record
 from .robots import is_host_root, robots_sitemap_line
 
 
@@ -142,6 +143,10 @@ def build_index(dirs: Sequence[str | os.PathLike[str]], out_file: str | os.PathL
             result.notes.append(f"would add '{line}' to {robots_file}")
         return result
     output.atomic_write(out, files[0], fsync=True)
+    # the entry point whole: an older set's .gz copy beside it would still be served
+    # (and read by validate) as a second, stale entry point
+    result.notes += output.removed_note(output.remove_owned(out.parent, [out.name + ".gz"]),
+                                        "that stood beside the new index as its copy")
     if robots and is_host_root(prefix):
         result.robots_changed = robots_sitemap_line(out_dir / "robots.txt", [result.index_url])
     elif robots:
@@ -152,17 +157,37 @@ def build_index(dirs: Sequence[str | os.PathLike[str]], out_file: str | os.PathL
 
 def _check_base(point: Path, child: Path, url: str, rel: str, prefix: str) -> None:
     """A base URL off by a level names its cause, instead of one scope error per URL of
-    every child: where the child's own locs put it, and the base URL that follows."""
+    every child: where the child's own locs put it, and the base URL that follows. The
+    pages a child's locs name tell it where there are pages; else the folder its locs
+    share (an output of sitemaps only)."""
     if not point.is_file():
         return
-    found = read_base(child, point.name)
-    if found is None or found == url:
+    found = read_base(child, point.name) or _shared_folder(point)
+    if found is None or url_key(found) == url_key(url) or url_key(found).startswith(url_key(url)):
         return
     tail = quote(rel) + "/"
     hint = f"--base-url {found[: -len(tail)]}" if found.endswith(tail) else \
         "the base URL of the index's own folder"
     raise SiteIndexError(f"--base-url {prefix} puts {shown_path(child)} at {url}, but its "
                          f"sitemap lists its pages at {found}; pass {hint}")
+
+
+SHARED_LOCS = 200  # locs a child's folder is read from
+
+
+def _shared_folder(point: Path) -> str | None:
+    """The folder URL every one of the first locs of the set at ``point`` lies in."""
+    try:
+        urls = list(itertools.islice(read_record(point).urls, SHARED_LOCS))
+    except InputError:
+        return None  # validation names what is wrong with it
+    folders = [u.split("?", 1)[0].rsplit("/", 1)[0] + "/" for u in urls
+               if u.startswith(("http://", "https://"))]
+    if not folders:
+        return None
+    shared = os.path.commonprefix(folders)
+    shared = shared[: shared.rfind("/") + 1]
+    return shared if shared.count("/") >= 3 else None
 
 
 def _listed(point: Path, child_dir: Path, child_url: str, report: Report

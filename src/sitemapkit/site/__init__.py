@@ -384,14 +384,18 @@ def _floor(old: OldSitemap | None, rows: list[PageRow], undated: set[str], found
     unread = [f"cannot read {possessive(generator)} sitemap {why}: it is replaced, but what "
               "it listed is not compared" for why in (old.unreadable if old and not old.ours
                                                       else [])]
+    odd = [f"{possessive(generator)} {old.name} lists locs that are no URL (e.g. "
+           f"{next(iter(old.not_urls))!r}: built without its site URL?); it is replaced, "
+           "and those are not compared"] if old is not None and old.not_urls and \
+        not old.ours else []
     if old is None or old.ours or not old.locs:
-        return [], unread
+        return odd, unread
     listed = {row.loc: row.label for row in rows}
     found_differences = differences(old, listed, found, base, unlisted, undated)
     if report:
         write_report(report, found_differences)
     notes, warnings = summary(found_differences, old, generator, len(listed), report)
-    return notes, unread + warnings
+    return odd + notes, unread + warnings
 
 
 def _replaced(old: OldSitemap | None, out: Path, generator: str) -> list[str]:

@@ -46,6 +46,7 @@ class OldSitemap:
     unreadable: list[str] = field(default_factory=list)  # "file: why", never compared
     kept: list[str] = field(default_factory=list)  # language-folder sitemaps not the generator's
     ours: bool = False  # written by sitemapkit (an earlier run): nothing to compare with
+    not_urls: list[str] = field(default_factory=list)  # locs that are no URL ("None")
 
     @property
     def dated(self) -> int:
@@ -78,7 +79,17 @@ def read_old(out_dir: Path, name: str, base: str) -> OldSitemap | None:
                 and language_map not in found.children:
             seen = True
             _read_language(language_map, out_dir, base + quote(folder.name) + "/", found)
+    if seen:
+        _drop_non_urls(found)
     return found if seen else None
+
+
+def _drop_non_urls(found: OldSitemap) -> None:
+    """Locs that are no http(s) URL (MkDocs built without ``site_url`` writes "None"
+    for each page) name no page: counted once, never compared page by page."""
+    found.not_urls = [loc for loc in found.locs if not loc.startswith(("http://", "https://"))]
+    for loc in found.not_urls:
+        del found.locs[loc]
 
 
 def _read_language(path: Path, out_dir: Path, base: str, found: OldSitemap) -> None:
