@@ -333,6 +333,41 @@ def test_a_late_problem_keeps_its_line_and_column(tmp_path: Path, unit: str) -> 
 
 
 @pytest.mark.parametrize("unit", TWINS)
+def test_every_finding_past_a_broken_spot_is_shown_at_once(tmp_path: Path, unit: str) -> None:
+    """An unescaped '&' does not hide what follows: each broken spot is said with its
+    own line, the check reads on from the next <url>, later findings keep their lines,
+    and the URLs read count; the same on the scan and on expat alone; a file cut short
+    says so, not the '&' hint."""
+    text = plain_set(3000).replace(f"{B}p/100<", f"{B}p/100&x<").replace(
+        f"{B}p/2000<", f"{B}p/2000&y<").replace(
+        f"<loc>{B}p/2500</loc><lastmod>2024-05-09", f"<loc>{B}p/2500</loc><lastmod>2024-15-09")
+    found = {}
+    for name, body in (("lines", text), ("one-line", text.replace("\n", "")),
+                       ("cut", text[: len(text) * 3 // 4])):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "sitemap.xml").write_text(body)
+        for choice in ("off", unit):
+            report = validate([tmp_path / name], ValidateOptions(now=NOW, fast_scan=choice))
+            found[name, choice] = ([(f.line, f.id) for f in report.findings], report.urls)
+    amp = "(an unescaped '&' or '<' is the usual cause)"
+    assert found["lines", unit] == found["lines", "off"] == (
+        [(103, "not-well-formed"), (2003, "not-well-formed"), (2503, "lastmod-format")], 2998)
+    assert found["one-line", unit] == found["one-line", "off"]
+    assert found["one-line", unit][1] == 2998
+    assert [i for _, i in found["one-line", unit][0]] == \
+        ["not-well-formed", "not-well-formed", "lastmod-format"]
+    one = validate([tmp_path / "one-line"], ValidateOptions(now=NOW, fast_scan=unit))
+    flat = text.replace("\n", "")
+    columns = [int(f.message.split("column ")[1].split(" ")[0]) for f in one.findings[:2]]
+    # each broken spot at the same place past its '&' as expat puts the first one
+    assert columns[1] - flat.index("&y") == columns[0] - flat.index("&x")
+    assert found["cut", unit] == found["cut", "off"]
+    cut = validate([tmp_path / "cut"], ValidateOptions(now=NOW, fast_scan=unit))
+    last = [f.message for f in cut.findings][-1]
+    assert "cut short?" in last and amp not in last
+
+
+@pytest.mark.parametrize("unit", TWINS)
 def test_duplicates_across_scanned_files_name_the_first_file(tmp_path: Path, unit: str) -> None:
     (tmp_path / "sitemap-1.xml").write_text(plain_set(100))
     (tmp_path / "sitemap-2.xml").write_text(plain_set(100, start=90))

@@ -6,6 +6,8 @@ fraction of a second. Cross-file facts go to the shared ``RunState``.
 
 from __future__ import annotations
 
+import bisect
+import re
 from pathlib import Path
 from xml.parsers import expat
 
@@ -41,6 +43,7 @@ class XmlCheck(FileState):
                  scope: str | None) -> None:
         super().__init__(path, shown_name, state, scope)
         self.entries = EntryCheck(self)
+        self.resuming = False  # reading on after a broken spot
 
     # --- driving ------------------------------------------------------------
     def run(self) -> FileResult:
@@ -84,12 +87,69 @@ class XmlCheck(FileState):
             feed.settle()
             if content.stopped and not broken_first:
                 return self._stopped()
-            self.say("error", "not-well-formed", f"not well-formed XML: "
-                     f"{expat.ErrorString(exc.code)} at line {exc.lineno}, column "
-                     f"{exc.offset + 1} (an unescaped '&' or '<' is the usual cause)")
-            return self.result
+            self._not_well_formed(exc)
+            if self.kind and self._resume(exc):
+                self.finish()
+                return self.result
+            return self._stopped()  # the URLs read before the spot still count
         self.finish()
         return self.result
+
+    def _not_well_formed(self, exc: expat.ExpatError) -> None:
+        cause = _CAUSES.get(exc.code, "an unescaped '&' or '<' is the usual cause")
+        self.say("error", "not-well-formed", f"not well-formed XML: "
+                 f"{expat.ErrorString(exc.code)} at line {exc.lineno}, column "
+                 f"{exc.offset + 1} ({cause})")
+
+    def _resume(self, exc: expat.ExpatError) -> bool:
+        """Read on past a broken spot: from the next ``<url>`` (``<sitemap>``) after it,
+        under the file's own root start tag, with the file's line numbers, so every
+        finding of the file is shown at once. False when nothing follows the spot."""
+        data = b"".join(Content(self.path, self.state.max_bytes, lambda *said: None))
+        root = _ROOT.search(data, 0, HEAD_SCAN)
+        if root is None:
+            return False
+        tag = _ENTRY[self.kind]
+        starts = _line_starts(data)
+        line = min(max(exc.lineno, 1), len(starts))
+        spot = starts[line - 1] + max(exc.offset, 0)  # the first parse's lines are the file's
+        resumed = False
+        for _ in range(MAX_RESUMES):
+            found = tag.search(data, max(spot, root.end()))
+            if found is None:
+                return resumed
+            at = found.start()
+            parser = self._fresh_parser()
+            fed = _padded(root.group(0), at, starts)
+            self.resuming, resumed = True, True
+            try:
+                parser.Parse(fed + data[at:], True)
+                return True
+            except _Stop:
+                return True
+            except expat.ExpatError as again:
+                self._not_well_formed(again)
+                # where this parse stopped, in the file (its bytes are the file's from at)
+                spot = max(at + 1, at + parser.ErrorByteIndex - len(fed))
+        self.say("error", "not-well-formed", f"more than {MAX_RESUMES} broken spots: the "
+                 "rest of the file is not read")
+        return True
+
+    def _fresh_parser(self) -> expat.XMLParserType:
+        """A parser for the part after a broken spot, with this check's handlers and the
+        state of one about to read the root element."""
+        parser = expat.ParserCreate("UTF-8", SEP)
+        parser.buffer_text = True
+        parser.buffer_size = 1 << 16
+        parser.StartElementHandler = self.start
+        parser.EndElementHandler = self.end
+        parser.CharacterDataHandler = self.chars
+        parser.StartDoctypeDeclHandler = self.doctype
+        parser.EntityDeclHandler = self.entity_decl
+        self.parser = parser
+        self.depth = self.skip_depth = self.link_depth = self.ext_depth = 0
+        self.field, self.text, self.loose, self.entry = None, [], [], {}
+        return parser
 
     def _stopped(self) -> FileResult:
         """Reading stopped early (a broken gzip stream, the size cap): count what was read."""
@@ -156,6 +216,8 @@ class XmlCheck(FileState):
             self.skip_depth = depth
 
     def root(self, name: str) -> None:
+        if self.resuming:  # the file's own root tag again, after a broken spot: said once
+            return
         ns, _, local = name.rpartition(SEP)
         if local in ("urlset", "sitemapindex"):
             self.kind = local
@@ -276,6 +338,40 @@ class XmlCheck(FileState):
                               for need in missing)
             self.say("error", "extension", f"<{prefix}:{top}> lacks {shown}, which its "
                      "published schema requires")
+
+
+MAX_RESUMES = 1000  # broken spots read past in one file
+HEAD_SCAN = 1 << 14  # bytes the root start tag is looked for in
+_ROOT = re.compile(rb"<(?:urlset|sitemapindex)(?:\s[^>]*)?>")
+_ENTRY = {"urlset": re.compile(rb"<url[\s>]"), "sitemapindex": re.compile(rb"<sitemap[\s>]")}
+# what a well-formedness error most likely means, by expat's code
+_CAUSES = {
+    expat.errors.codes[expat.errors.XML_ERROR_NO_ELEMENTS]:
+        "the file ends before its root element closes: cut short?",
+    expat.errors.codes[expat.errors.XML_ERROR_UNCLOSED_TOKEN]:
+        "the file ends inside a tag: cut short?",
+}
+
+
+def _padded(head: bytes, at: int, starts: list[int]) -> bytes:
+    """``head`` then blanks, so that what follows is read at the line and column that
+    byte ``at`` has in the file: the findings past a broken spot keep their places."""
+    line = bisect.bisect_right(starts, at) - 1
+    column = at - starts[line]
+    rows = head.count(b"\n")
+    if line > rows:
+        return head + b"\n" * (line - rows) + b" " * column
+    return head + b" " * max(column - (len(head) - (head.rfind(b"\n") + 1)), 0)
+
+
+def _line_starts(data: bytes) -> list[int]:
+    """The byte offset each line starts at."""
+    starts = [0]
+    at = data.find(b"\n")
+    while at >= 0:
+        starts.append(at + 1)
+        at = data.find(b"\n", at + 1)
+    return starts
 
 
 def _show(name: str) -> str:
