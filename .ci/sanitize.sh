@@ -3,6 +3,8 @@
 # tests against the sanitizer build, then every atheris harness for FUZZ_SECONDS each
 # (default 20) on the same build. A finding fails the run and names the input file.
 #   bash .ci/sanitize.sh            (from the repo root, with .venv set up)
+# The long run (the scheduled job in .github/workflows/fuzz.yml, one harness a job):
+#   FUZZ_SECONDS=1800 FUZZ_ONLY=scan FUZZ_NO_TESTS=1 bash .ci/sanitize.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -21,6 +23,7 @@ ATHERIS=$("$PY" -c "import atheris; print(atheris.path())")
 export ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 PYTHONMALLOC=malloc
 
+if [ -z "${FUZZ_NO_TESTS:-}" ]; then
 echo "-- twin and property tests on the sanitizer build"
 LD_PRELOAD="$SITEMAPKIT_ASAN_RUNTIME" "$PY" -c \
     "import sitemapkit, sitemapkit._urlset._urlset_c as c; assert sitemapkit.USE_EXTENSIONS and \
@@ -30,12 +33,14 @@ LD_PRELOAD="$SITEMAPKIT_ASAN_RUNTIME" "$PY" -m pytest -q -p no:cacheprovider \
     tests/test_validate_scan.py tests/test_properties.py tests/test_fuzz_corpus.py \
     tests/test_arrow_columns.py tests/test_head_scan.py \
     tests/reliability/test_fuzz.py
+fi
 
 echo "-- atheris harnesses, ${SECONDS_EACH} s each (seeds: tests/fuzz/corpus)"
 rm -rf "$WORK"
 mkdir -p "$WORK"
 status=0
 for name in $(LD_PRELOAD="$ATHERIS/asan_with_fuzzer.so" "$PY" tests/fuzz/run.py --list); do
+    case ",${FUZZ_ONLY:-$name}," in *",$name,"*) ;; *) continue ;; esac
     mkdir -p "$WORK/$name"
     if LD_PRELOAD="$ATHERIS/asan_with_fuzzer.so" "$PY" tests/fuzz/run.py "$name" \
         "$WORK/$name" "tests/fuzz/corpus/$name" -max_total_time="$SECONDS_EACH" \

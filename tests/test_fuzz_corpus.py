@@ -22,6 +22,20 @@ def test_every_harness_has_seeds() -> None:
 
 
 @pytest.mark.c_extension
+def test_the_weekly_long_run_fuzzes_every_harness() -> None:
+    """The scheduled 30-minute run (.github/workflows/fuzz.yml) names every harness, so
+    a new C entry point cannot be left out of it."""
+    import yaml
+    from harnesses import HARNESSES
+
+    workflow = yaml.safe_load((FUZZ.parent.parent / ".github/workflows/fuzz.yml").read_text())
+    job = workflow["jobs"]["fuzz"]
+    assert sorted(job["strategy"]["matrix"]["harness"]) == sorted(HARNESSES)
+    run = job["steps"][-1]
+    assert run["run"] == "bash .ci/sanitize.sh" and run["env"]["FUZZ_SECONDS"] == "1800"
+
+
+@pytest.mark.c_extension
 @pytest.mark.parametrize("path", INPUTS, ids=lambda p: f"{p.parent.parent.name}/"
                          f"{p.parent.name}/{p.name}")
 def test_fuzz_input_replays_clean_on_both_twins(path: Path) -> None:

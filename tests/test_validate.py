@@ -12,12 +12,14 @@ from pathlib import Path
 
 import pytest
 
+from conftest import unreadable_page
 from sitemapkit.cli import main
 from sitemapkit.validate import RULE_OF, ValidateOptions, validate
 
 NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 XHTML = "http://www.w3.org/1999/xhtml"
 FIFO = None  # a file's content: a FIFO under its name (whose open would block)
+SOCKET = b"\0socket"  # a file's content: a UNIX socket under its name (no one can open it)
 B = "https://example.com/docs/"
 HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n'
 NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
@@ -136,6 +138,8 @@ CASES: list[tuple[str, str, dict[str, str | bytes], str, dict[str, object]]] = [
                                   "old/index.html": HTML.format(
                                       '<meta http-equiv="refresh" content="0; url=../new/">')},
      "redirect stub", {"site": True}),
+    ("unreadable", "error", {"sitemap.xml": SOCKET}, "cannot be read after 0 bytes "
+     "(No such device or address)", {"file": "sitemap.xml"}),
     ("not-a-file", "error", {"sitemap.xml": index(B + "s1.xml"), "s1.xml": FIFO},
      "is a FIFO (named pipe), not a file", {}),
     ("page-unread", "warning", {"sitemap.xml": urlset(url(B + "p.html")), "p.html": FIFO},
@@ -251,6 +255,9 @@ def make_site(tmp_path: Path, files: dict[str, str | bytes | None]) -> Path:
         if content is FIFO:
             os.mkfifo(path)
             continue
+        if content == SOCKET:
+            unreadable_page(path)
+            continue
         path.write_bytes(content if isinstance(content, bytes) else content.encode())
     return site
 
@@ -258,8 +265,10 @@ def make_site(tmp_path: Path, files: dict[str, str | bytes | None]) -> Path:
 def check(site_dir: Path, **options: object) -> tuple[object, list[str]]:
     base = B if options.pop("base", None) or options.get("site") else None
     check_pages = bool(options.pop("site", False))
-    report = validate([site_dir], ValidateOptions(base_url=base, now=NOW, check_pages=check_pages,
-                                              **options))  # type: ignore[arg-type]
+    given = options.pop("file", None)  # one file given, not the folder
+    report = validate([site_dir / str(given) if given else site_dir],
+                      ValidateOptions(base_url=base, now=NOW, check_pages=check_pages,
+                                      **options))  # type: ignore[arg-type]
     return report, [f.text() for f in report.findings]
 
 

@@ -74,8 +74,8 @@ def unread(path: str) -> tuple[None, bool, None, bool, Alternates, str]:
         if path.endswith("/"):
             os.listdir(path)
         else:
-            with open_regular(path):
-                pass
+            with open_regular(path) as fh:
+                fh.read(HEAD_CHUNK)  # a failing disk says EIO here
         why = "could be read only in part"  # it changed under the scan
     except OSError as exc:
         why = exc.strerror or str(exc)

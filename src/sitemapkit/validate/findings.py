@@ -17,7 +17,8 @@ Say = Callable[[Severity, str, str], None]  # (severity, finding id, message) fo
 # finding id -> protocol-rules.md rule number (../shared/protocol-rules.md)
 RULE_OF: dict[str, int] = {
     "encoding": 1, "bom": 1, "not-well-formed": 2, "double-escaped": 2, "doctype": 3,
-    "namespace": 4, "not-a-sitemap": 4, "not-a-file": 4, "element-order": 6, "loc-count": 6,
+    "namespace": 4, "not-a-sitemap": 4, "not-a-file": 4, "unreadable": 4,
+    "element-order": 6, "loc-count": 6,
     "unexpected-element": 6, "empty": 7, "extension": 8, "loc-absolute": 9,
     "loc-too-long": 10, "loc-escaping": 11, "loc-too-short": 12, "loc-fragment": 13,
     "page-missing": 14, "page-noindex": 14, "page-redirect": 14, "page-canonical": 14,

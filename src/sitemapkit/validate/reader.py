@@ -28,6 +28,16 @@ class Content:
         self.gzipped = False
 
     def __iter__(self) -> Iterator[bytes]:
+        """The chunks; a file that cannot be read (EIO, no permission), at its start or
+        part way, is one finding and the end of this file, not of the run."""
+        try:
+            yield from self._chunks()
+        except OSError as exc:
+            self.stopped = True
+            self.report("error", "unreadable", f"cannot be read after {self.size:,} bytes "
+                        f"({exc.strerror or exc}): not checked further")
+
+    def _chunks(self) -> Iterator[bytes]:
         with open(self.path, "rb") as raw:
             head = raw.read(CHUNK)
             named_gz = self.path.name.endswith(".gz")

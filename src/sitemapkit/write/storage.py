@@ -60,12 +60,13 @@ class LocalStorage:
         output.atomic_write(self.root / name, data, self.fsync)
 
     def get(self, name: str, limit: int | None = None) -> bytes | None:
-        """None for a missing file and for one that is no regular file (a FIFO under a
-        sitemap's name is never opened: that would block)."""
+        """None for a missing file, one that is no regular file (a FIFO under a
+        sitemap's name is never opened: that would block) and one that cannot be read
+        (EIO): what it names is then not known, so nothing it names is removed."""
         try:
             with output.open_regular(self.root / name) as fh:
                 return fh.read(-1 if limit is None else limit)
-        except (FileNotFoundError, output.NotRegular):
+        except OSError:
             return None
 
     def size(self, name: str) -> int | None:

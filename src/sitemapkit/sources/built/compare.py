@@ -14,13 +14,13 @@ from ..._display import count
 from ...errors import OutputError
 from ...heads.meta import page_identity
 from .floor import OldSitemap
-from .scan import SINGULAR, Scan
+from .scan import SINGULAR, UNREAD, Scan
 
 NOT_IN_OUTPUT = "no page in the output at this URL"
 EXCLUDED = "excluded (exclude)"
 UNSOURCED = "no source file (drop_unsourced)"
 OTHER_BASE = "outside the base URL"
-SIGNALS = frozenset(SINGULAR)  # a page that says it is not a page: not worse
+SIGNALS = frozenset(SINGULAR) - {UNREAD}  # a page that says it is not a page: not worse
 
 
 @dataclass(frozen=True)

@@ -73,7 +73,7 @@ class LineReader:
         stream) are an input error naming the lines read whole, never an output error."""
         try:
             return self.raw.read(self.block_size)
-        except UNREADABLE as exc:
+        except (*UNREADABLE, OSError) as exc:  # OSError: a failing disk (EIO) under the input
             name = getattr(self.raw, "name", None)
             where = name if isinstance(name, str) else "the input"
             raise InputError(unreadable(where + (f" (after input line {lines_done:,})"

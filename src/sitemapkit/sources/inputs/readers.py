@@ -54,6 +54,8 @@ def unreadable(where: str, exc: BaseException) -> str:
         what = f"not gzip data ({exc})"
     elif isinstance(exc, gzip.BadGzipFile):  # a wrong check word or length at the end
         what = f"the gzip data is corrupt ({exc})"
+    elif isinstance(exc, OSError):
+        what = exc.strerror or str(exc)
     else:
         what = str(exc)
     return f"cannot read {where}: {what}"
