@@ -67,6 +67,9 @@ def prepare_dir(out_dir: str | os.PathLike[str], follow_symlink: bool = False) -
         path.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
         pass
+    except OSError as exc:
+        raise OutputError(f"cannot make the output directory {str(path)!r}: "
+                          f"{exc.strerror or exc}") from None
     if not path.is_dir():
         raise OutputError(f"output path {str(path)!r} is not a directory")
     return path
