@@ -96,6 +96,14 @@ class XmlCheck(FileState):
         return self.result
 
     def _not_well_formed(self, exc: expat.ExpatError) -> None:
+        if self.kind and self.depth == 0 and not self.resuming:
+            # past the root's end tag expat names the junk by what its buffer holds
+            # ("junk after document element", or "invalid token" a few columns on):
+            # one message, at the line, however the file was read
+            self.say("error", "not-well-formed", f"not well-formed XML: text or markup "
+                     f"after the root element ends, at line {exc.lineno} (only comments "
+                     "and processing instructions may follow it)")
+            return
         cause = _CAUSES.get(exc.code, "an unescaped '&' or '<' is the usual cause")
         self.say("error", "not-well-formed", f"not well-formed XML: "
                  f"{expat.ErrorString(exc.code)} at line {exc.lineno}, column "
