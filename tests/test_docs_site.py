@@ -77,3 +77,18 @@ def test_the_readme_is_short_and_links_into_the_docs():
     assert urls, "pyproject.toml needs [project.urls]"
     assert {"Documentation", "Source", "Issues", "Changelog"} <= \
         set(re.findall(r"^(\w+) = ", urls[1], re.M))
+
+
+def test_every_numbered_guarantee_is_cited_by_a_test_that_proves_it():
+    """docs/guarantees.md numbers the rules of what is removed and what is read; each
+    one is cited ("guarantees rule N", or "rules N and M") by a test module."""
+    root = Path(__file__).parent.parent
+    text = (root / "docs/guarantees.md").read_text()
+    section = text.split("**What is removed, what is read.**")[1].split("\n- **")[0]
+    numbered = {int(n) for n in re.findall(r"^  (\d+)\. \*", section, re.M)}
+    assert numbered == set(range(1, len(numbered) + 1)) and len(numbered) >= 8
+    cited: set[int] = set()
+    for test in (root / "tests").rglob("test_*.py"):
+        for found in re.finditer(r"guarantees rules? ([\d, and]+)", test.read_text()):
+            cited |= {int(n) for n in re.findall(r"\d+", found.group(1))}
+    assert numbered - cited == set(), f"rules no test cites: {sorted(numbered - cited)}"

@@ -166,7 +166,8 @@ def test_a_base_url_one_level_off_is_named_not_blamed_on_the_children(tmp_path, 
 
 def test_the_index_replaces_its_stale_gz_copy(tmp_path, capsys):
     """An old build's sitemap.xml.gz beside the new root index (mike's branch root): a
-    second, stale entry point that servers and validate would read. It goes, named."""
+    second, stale entry point that servers and validate would read. It goes, named
+    (guarantees rule 8)."""
     root = tmp_path / "html"
     write_sitemaps([f"{SITE}1.0/p{i}" for i in range(3)], root / "1.0", SITE + "1.0/")
     old = ('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/'

@@ -1,7 +1,7 @@
 """A corrupt gzip input ('invalid distance too far back', 'invalid block type', a
 wrong check word) is one clear error naming the file, never a traceback, in one
 process and in folder mode, on both twins, for every input format; nothing is
-written."""
+written (guarantees rule 6)."""
 
 from __future__ import annotations
 

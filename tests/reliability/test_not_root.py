@@ -2,7 +2,7 @@
 that user cannot read: the page, the folder, the input, the sitemap to check, the
 output folder. Each is named with "Permission denied", never a traceback; a page or
 folder is left out and the run goes on, on both twins. Here root drops to `nobody`
-with setpriv (util-linux); a non-root tester runs them as itself."""
+with setpriv (util-linux); a non-root tester runs them as itself (guarantees rule 5)."""
 
 from __future__ import annotations
 

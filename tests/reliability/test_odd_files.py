@@ -1,7 +1,7 @@
 """Only regular files are read. A FIFO (whose open blocks until a writer comes), a
 socket or a device under the name of a sitemap, an index child or robots.txt is left
 as it is and named, in every command; the run ends (each call here has a timeout, so a
-hang fails), on both twins."""
+hang fails), on both twins (guarantees rule 5)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,8 @@
 this folder's URL, and sitemaps by their first bytes. A foreign index at the entry
 point (a generator's, one copied from static/, a hand-written one) that names feeds,
 verification files, ads.txt or llms.txt, here or on another host, costs the user no
-file: through `sitemapkit write`, `sitemapkit site` and the MkDocs plugin."""
+file: through `sitemapkit write`, `sitemapkit site` and the MkDocs plugin
+(guarantees rules 2, 3 and 4)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Two sets in one folder (``products.xml`` beside ``sitemap.xml``, as shops keep them):
 a journal belongs to the set whose commit wrote it. A killed commit of one set is
 cleaned up by that set's next run; the other set's runs leave it, and say so, and
-never remove a file a live index names."""
+never remove a file a live index names (guarantees rules 1 and 3)."""
 
 from __future__ import annotations
 
