@@ -2,7 +2,8 @@
 tests/reliability/shim/eio.c, built here with the machine's C compiler), on read and on
 fsync, where a failing disk or network file system puts it. Each is one clear line
 naming the file and the error, the previous set stays byte for byte, no temp file is
-left; a page that cannot be read is left out and named, and the run goes on (guarantees rules 5 and 6)."""
+left; a page that cannot be read is left out and named, and the run goes on
+(guarantees rules 5 and 6)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """Every fetch has a total deadline, retries included: a server on 127.0.0.1 that sends
 a byte now and then, in its body or in its headers, is cut off at the deadline, not
 read for ever (a per-read timeout never fires there). A redirect to another origin is
-said. Each run below has a test timeout of the deadline plus slack: a hang fails (guarantees rule 7)."""
+said. Each run below has a test timeout of the deadline plus slack: a hang fails
+(guarantees rule 7)."""
 
 from __future__ import annotations
 
