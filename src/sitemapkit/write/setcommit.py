@@ -153,7 +153,8 @@ def _tidy(storage: Storage, previous: list[str], opts: WriterOptions, r: WriteRe
               and n not in kept and n not in gone and
               output.looks_like_sitemap(storage.get(n, output.SNIFF_BYTES) or b"", n)]
     if strays:  # another set in this folder may name files of the same shape
-        strays = [n for n in strays if n not in output.names_listed(present, storage.get)]
+        listed = output.names_listed(present, storage.get)
+        strays = [n for n in strays if n not in listed]
     try:
         r.removed += storage.delete(gone + strays)
         r.removed += storage.remove_dead_temps(
