@@ -183,7 +183,7 @@ def test_hugo_minified_with_mounts_lowercase_url_slug_and_edit_links(tmp_path):
     assert got[BASE + ""] != reference_date(repo.root, "README.md")  # a body link never dates
     assert "mapped by the generator's own records" in stderr and "their edit links" in stderr
     assert not (out / "de" / "sitemap.xml").exists()
-    assert "removed 2 files: en/sitemap.xml, de/sitemap.xml" in stderr
+    assert "removed 2 files of Hugo's sitemaps: en/sitemap.xml, de/sitemap.xml" in stderr
     # Hugo dates its section list by its newest page; a list page has no source file yet
     assert [(r["url"], r["change"]) for r in report if r["change"] != "left out"] == [
         (BASE + "posts/", "undated")]
