@@ -16,32 +16,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-import yaml
 from docs_projects import mkdocs_project, sphinx_project
+from kills import KILLER
 from sitemap_check import read_set
 
 from sitemapkit.protocol import looks_like_sitemap
 from sitemapkit.write.output import TMP_PREFIX
 
 BASE = "https://example.com/"
-# the command, killed after k renames of sitemapkit's temp files (k < 0: not by a
-# rename; the test kills it at a random moment instead)
-KILLER = """
-import os, runpy, signal, sys
-k = int(sys.argv.pop(1))
-module = sys.argv.pop(1)
-if k >= 0:
-    real, done = os.replace, [0]
-    def replace(src, dst, *a, **kw):
-        if os.path.basename(str(src)).startswith(".sitemapkit-tmp-"):
-            if done[0] == k:
-                os.kill(os.getpid(), signal.SIGKILL)
-            done[0] += 1
-        return real(src, dst, *a, **kw)
-    os.replace = replace
-sys.argv[0] = module
-runpy.run_module(module, run_name="__main__", alter_sys=True)
-"""
 PAGES = {f"p{i}.md": f"# Page {i}\n" for i in range(6)}
 SPHINX_PAGES = {"index.rst": "Home\n====\n\n.. toctree::\n\n" + "".join(
     f"   p{i}\n" for i in range(5)) + "\n", **{f"p{i}.rst": f"P{i}\n==\n\nText.\n"
@@ -143,8 +125,6 @@ def test_kills_across_site_and_write(tmp_path):
 def test_kills_across_the_mkdocs_plugin_and_write(tmp_path):
     repo = mkdocs_project(tmp_path / "docs", {"index.md": "# Home\n", **PAGES},
                           {"plugins": [{"sitemapkit": {"max_urls": 2}}]})
-    (repo.root / "mkdocs.yml").write_text(yaml.safe_dump(
-        {**yaml.safe_load((repo.root / "mkdocs.yml").read_text())}))
     host = ("mkdocs", ["build", "--dirty", "-q"], repo.root)
     got = loop(14, repo.root / "site", host, random.Random(4902), tmp_path)
     assert got["killed in the commit"] >= 2, got

@@ -37,6 +37,7 @@ def test_write_over_a_folder_of_fifos_and_sockets_ends_and_leaves_them(tmp_path,
     unreadable_page(out / "sitemap-00002-bbbb.xml.gz")
     os.mkfifo(out / "robots.txt")
     os.mkfifo(out / "sitemap.xml.gz")
+    os.mkfifo(out / ".sitemapkit-tmp-1-ab-journal.json")  # a dead run's journal, a FIFO
     done = cli("write", "urls.txt", "-o", "out", "--base-url", BASE, "--max-urls", "50",
                cwd=tmp_path, env=twin_env)
     assert done.returncode == 0, done.stderr

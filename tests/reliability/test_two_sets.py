@@ -13,32 +13,17 @@ import sys
 from pathlib import Path
 
 import pytest
+from kills import KILLER
 from sitemap_check import read_set
 
 from sitemapkit.write.output import JOURNAL, TMP_PREFIX
 
 BASE = "https://shop.example.com/"
-# the CLI with os.replace killing the process after k renames: a commit killed after k
-# of its files went into place (k below the shard count: before the entry point)
-KILLED_CLI = """
-import os, runpy, signal, sys
-k = int(sys.argv.pop(1))
-real, done = os.replace, [0]
-def replace(src, dst, *a, **kw):
-    if str(src).rsplit("/", 1)[-1].startswith(".sitemapkit-tmp-") and "stash" not in str(src):
-        if done[0] == k:
-            os.kill(os.getpid(), signal.SIGKILL)
-        done[0] += 1
-    return real(src, dst, *a, **kw)
-os.replace = replace
-sys.argv[0] = "sitemapkit"
-runpy.run_module("sitemapkit", run_name="__main__")
-"""
 
 
 def cli(*args: str, cwd: Path, kill_after: int | None = None) -> subprocess.CompletedProcess[str]:
-    head = [sys.executable, "-c", KILLED_CLI, str(kill_after)] if kill_after is not None else \
-        [sys.executable, "-m", "sitemapkit"]
+    head = [sys.executable, "-c", KILLER, str(kill_after), "sitemapkit"] \
+        if kill_after is not None else [sys.executable, "-m", "sitemapkit"]
     return subprocess.run([*head, *args], cwd=cwd, capture_output=True, text=True, timeout=120)
 
 

@@ -46,8 +46,8 @@ LINK: tuple[None, bool, None, bool, Alternates, None] = (None, False, None, Fals
 
 def read_pages(root: str, files: list[str], subtrees: list[str]) -> list[PageHead]:
     """(path relative to ``root``, *signals) of ``files`` and of every page under
-    ``subtrees``, in path order, a link below them with ``LINK``'s signals, a page
-    that cannot be read with ``unread``'s; an unreadable folder is an input error."""
+    ``subtrees``, in path order, a link below them with ``LINK``'s signals, a page or
+    folder (``rel/``) that cannot be read with ``unread``'s."""
     links: set[str] = set()
     rels = list(files)
     for folder in subtrees:

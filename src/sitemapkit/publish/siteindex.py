@@ -163,7 +163,7 @@ def _check_base(point: Path, child: Path, url: str, rel: str, prefix: str) -> No
     if not point.is_file():
         return
     found = read_base(child, point.name) or _shared_folder(point)
-    if found is None or url_key(found) == url_key(url) or url_key(found).startswith(url_key(url)):
+    if found is None or url_key(found).startswith(url_key(url)):  # there, or deeper
         return
     tail = quote(rel) + "/"
     hint = f"--base-url {found[: -len(tail)]}" if found.endswith(tail) else \

@@ -13,6 +13,14 @@ from .state import FileResult, RunState
 SEP = " "
 
 
+def new_parser() -> expat.XMLParserType:
+    """The parser a file is read with (and read on with, past a broken spot)."""
+    parser = expat.ParserCreate("UTF-8", SEP)
+    parser.buffer_text = True
+    parser.buffer_size = 1 << 16
+    return parser
+
+
 class _Ended:
     """Where a finished parse stopped (all a finished check still needs of its parser)."""
 
@@ -31,10 +39,7 @@ class FileState:
         self.scope = scope  # URL prefix every loc must start with (rules 28, 34), if known
         self.file_no = state.file_number(shown_name, path, scope)
         self.result = FileResult(path, "broken")
-        parser = expat.ParserCreate("UTF-8", SEP)
-        parser.buffer_text = True
-        parser.buffer_size = 1 << 16
-        self.parser: expat.XMLParserType | _Ended = parser
+        self.parser: expat.XMLParserType | _Ended = new_parser()
         self.depth = 0
         self.kind = ""
         self.order = 0

@@ -116,15 +116,16 @@ class _Watch:
 
 
 def _opener(watch: _Watch, notes: list[str]) -> urllib.request.OpenerDirector:
-    class Http(http.client.HTTPConnection):
+    class Watched(http.client.HTTPConnection):
         def connect(self) -> None:
             super().connect()
             watch.add(self.sock)
 
-    class Https(http.client.HTTPSConnection):
-        def connect(self) -> None:
-            super().connect()
-            watch.add(self.sock)
+    class Http(Watched):
+        pass
+
+    class Https(Watched, http.client.HTTPSConnection):
+        pass
 
     class HttpHandler(urllib.request.HTTPHandler):
         def http_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:

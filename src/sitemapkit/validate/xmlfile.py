@@ -18,7 +18,7 @@ from ..protocol import (
     XHTML_NS,
 )
 from .entries import EntryCheck
-from .filestate import SEP, FileState, _Ended
+from .filestate import SEP, FileState, _Ended, new_parser
 from .findings import Severity
 from .hreflang import check_link
 from .reader import Content
@@ -54,9 +54,7 @@ class XmlCheck(FileState):
             # garbage collection with expat's buffers (~0.5 MB) alive: 44 MB at 80 files.
             self.parser = _Ended(self.parser.CurrentLineNumber)
 
-    def _parse(self) -> FileResult:
-        p = self.parser
-        assert isinstance(p, expat.XMLParserType)
+    def _bind(self, p: expat.XMLParserType) -> expat.XMLParserType:
         p.StartElementHandler = self.start
         p.EndElementHandler = self.end
         p.CharacterDataHandler = self.chars
@@ -64,6 +62,12 @@ class XmlCheck(FileState):
         p.StartDoctypeDeclHandler = self.doctype
         p.EntityDeclHandler = self.entity_decl
         p.StartNamespaceDeclHandler = self.namespace_decl
+        return p
+
+    def _parse(self) -> FileResult:
+        p = self.parser
+        assert isinstance(p, expat.XMLParserType)
+        self._bind(p)
         feed = ScanFeed(self, self.entries, self.state.scan_unit)
         broken_first: list[bool] = []  # the bytes the scan held broke before reading stopped
 
@@ -146,15 +150,7 @@ class XmlCheck(FileState):
     def _fresh_parser(self) -> expat.XMLParserType:
         """A parser for the part after a broken spot, with this check's handlers and the
         state of one about to read the root element."""
-        parser = expat.ParserCreate("UTF-8", SEP)
-        parser.buffer_text = True
-        parser.buffer_size = 1 << 16
-        parser.StartElementHandler = self.start
-        parser.EndElementHandler = self.end
-        parser.CharacterDataHandler = self.chars
-        parser.StartDoctypeDeclHandler = self.doctype
-        parser.EntityDeclHandler = self.entity_decl
-        self.parser = parser
+        parser = self.parser = self._bind(new_parser())
         self.depth = self.skip_depth = self.link_depth = self.ext_depth = 0
         self.field, self.text, self.loose, self.entry = None, [], [], {}
         return parser

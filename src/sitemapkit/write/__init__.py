@@ -58,9 +58,7 @@ def write_sitemaps(
             ThreadPoolExecutor(workers) as pool:
         warned: list[str] = []
         previous = previous_set(LocalStorage(out, opts.fsync), opts, prefix, warned)
-        orphans = output.remove_stale_temps(
-            out, previous, {str(opts.filename), str(opts.index_filename or opts.filename)},
-            waited)
+        orphans = output.remove_stale_temps(out, previous, opts.entry_names, waited)
         run = ShardStream(out, prefix, opts, impl, pool, workers)
         run.result.removed += orphans
         run.result.warnings += warned

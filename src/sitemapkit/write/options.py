@@ -64,6 +64,12 @@ class WriterOptions:
         return self.gzip_level if self.gzip_level is not None else \
             DEFAULT_LEVEL.get(self.backend, 6)
 
+    @property
+    def entry_names(self) -> frozenset[str]:
+        """The names a set's entry point goes by (the index's, the single file's): what a
+        journal of this set names."""
+        return frozenset({str(self.filename), str(self.index_filename or self.filename)})
+
     def resolved(self) -> WriterOptions:
         """Fill defaults that depend on the format and check every value."""
         if self.format not in DEFAULT_FILENAME:

@@ -134,9 +134,9 @@ def remove_stale_temps(out_dir: Path, live: Iterable[str], entry: Collection[str
     listed: set[str] | None = None  # every name a live index here lists, read once
     for path in sorted(out_dir.glob(TMP_PREFIX + "*")):
         if path.name.endswith("-" + JOURNAL):
-            try:
-                owner, names = read_journal(path.read_bytes())
-            except (OSError, ValueError):
+            try:  # a FIFO under a journal's name is never opened (read_regular)
+                owner, names = read_journal(read_regular(path, MAX_BYTES) or b"[]")
+            except ValueError:
                 owner, names = None, []
             if owner is not None and owner not in entry:
                 others[owner] = None

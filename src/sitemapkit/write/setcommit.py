@@ -157,8 +157,7 @@ def _tidy(storage: Storage, previous: list[str], opts: WriterOptions, r: WriteRe
         strays = [n for n in strays if n not in listed]
     try:
         r.removed += storage.delete(gone + strays)
-        r.removed += storage.remove_dead_temps(
-            sorted(live | kept), {str(opts.filename), str(opts.index_filename or opts.filename)})
+        r.removed += storage.remove_dead_temps(sorted(live | kept), opts.entry_names)
     except OSError as exc:
         r.warnings.append(f"the new sitemaps are live, but removing "
                           f"{count(len(gone) + len(strays), 'old file')} failed ({exc}); the "

@@ -126,7 +126,8 @@ class FsspecStorage:
         return sorted(posixpath.basename(str(p).rstrip("/")) for p in listed)
 
     def delete(self, names: list[str]) -> list[str]:
-        plain = [n for n in names if output.is_plain(n)]
+        present = set(self.names())  # so the names returned are the objects removed
+        plain = [n for n in names if output.is_plain(n) and n in present]
         if plain:
             with contextlib.suppress(FileNotFoundError):
                 self.fs.rm([self._path(n) for n in plain])
