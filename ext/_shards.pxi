@@ -14,7 +14,8 @@ def sort_keys(bytes data not None):
         return data  # in order and distinct already (a partition sorts its own): a pass
     cdef bytes out = PyBytes_FromStringAndSize(PyBytes_AS_STRING(data), n * sizeof(SkKey))
     cdef SkKey* keys = <SkKey*>PyBytes_AS_STRING(out)
-    _sort_keys(keys, n)
+    with nogil:
+        _sort_keys(keys, n)
     for i in range(1, n):  # each key once
         if keys[i].hi != keys[kept - 1].hi or keys[i].lo != keys[kept - 1].lo:
             keys[kept] = keys[i]

@@ -114,7 +114,7 @@ from pathlib import Path
 
 
 def main() -> None:
-    base, out, engine = {base!r}, Path(sys.argv[1]), {engine!r}
+    base, out, engine, check = {base!r}, Path(sys.argv[1]), {engine!r}, {check!r}
     urls = [f"{{base}}p/{{i}}" for i in range(1000)]
     rows = [urls[p * 250:(p + 1) * 250] + (urls[(p - 1) * 250:(p - 1) * 250 + 34] if p else [])
             for p in range(4)]
@@ -126,7 +126,7 @@ def main() -> None:
                           dashboard_address=None, silence_logs=50) as cluster, \\
                 Client(cluster) as client, client.as_current():
             result = write_sitemaps(db.from_sequence(rows, npartitions=4).flatten(), out, base,
-                                    fsync=False)
+                                    fsync=False, duplicates=check)
     else:
         os.environ["PYSPARK_PYTHON"] = sys.executable
         from pyspark.sql import SparkSession
@@ -137,7 +137,7 @@ def main() -> None:
         spark.sparkContext.setLogLevel("FATAL")
         given = spark.sparkContext.parallelize([(u,) for part in rows for u in part], 4)
         result = write_sitemaps(spark.createDataFrame(given, "loc string"), out, base,
-                                fsync=False)
+                                fsync=False, duplicates=check)
         spark.stop()
     print(result.url_count, result.duplicate_count)
 
@@ -148,18 +148,19 @@ if __name__ == "__main__":  # worker processes import this file again
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("check", ["driver", "engine"])
 @pytest.mark.parametrize("engine", ["dask", "spark"])
-def test_the_engines_lose_nothing_under_8_bit_keys(tmp_path, engine, twin_env):
+def test_the_engines_lose_nothing_under_8_bit_keys(tmp_path, engine, check, twin_env):
     """A real LocalCluster (2 worker processes) and PySpark local[2], each run with full
     keys and again with 8-bit first words and another PYTHONHASHSEED (the switch, and
-    the twin, are in the environment every worker inherits): the same URLs, counts and
-    bytes."""
+    the twin, are in the environment every worker inherits), with the repeats found on
+    the driver and in the engine: the same URLs, counts and bytes."""
     if engine == "spark":
         pytest.importorskip("pyspark", reason="the test extra installs pyspark")
     else:
         pytest.importorskip("distributed", reason="the test extra installs distributed")
     script = tmp_path / "run.py"
-    script.write_text(ENGINE_RUN.format(base=BASE, engine=engine))
+    script.write_text(ENGINE_RUN.format(base=BASE, engine=engine, check=check))
     runs, said = {}, {}
     for label, bits, seed in (("full", "", "0"), ("8 bits", "8", "1")):
         out = tmp_path / label.replace(" ", "_")

@@ -229,3 +229,47 @@ def test_tables_need_offsets_and_known_columns(client, tmp_path):
         write_sitemaps(dd.from_pandas(extra, npartitions=1), tmp_path, data.BASE)
     with pytest.raises(ConfigError, match="Dask DataFrame or Bag"):
         write_sitemaps([f"{data.BASE}n"], tmp_path, data.BASE)
+
+
+def repeating_parts(parts: int = 9):
+    """Partitions whose rows repeat one, two and five partitions back, a part at a time."""
+    import pandas as pd
+
+    def part(p: int) -> pd.DataFrame:
+        own = [f"{data.BASE}q/{p}/{r}" for r in range(300)]
+        back = [f"{data.BASE}q/{p - d}/{r}" for d in (1, 2, 5) if p >= d
+                for r in range(d, 300, 37)]
+        return pd.DataFrame({"loc": back[::2] + own + back[1::2],
+                             "lastmod": f"2024-01-{1 + p:02d}"})
+
+    return dd.from_map(part, range(parts))
+
+
+def test_the_engines_check_writes_the_drivers_bytes(client, tmp_path):
+    """The repeats found on the workers (keys cut into ranges, one task a range) and on
+    the driver: the same partitions keep the same copies, so the same files."""
+    driver = write_sitemaps(repeating_parts(), tmp_path / "a", data.BASE, max_urls=130,
+                            fsync=False, duplicates="driver")
+    engine = write_sitemaps(repeating_parts(), tmp_path / "b", data.BASE, max_urls=130,
+                            fsync=False, duplicates="engine")
+    assert driver.duplicate_count > 0
+    assert (engine.url_count, engine.duplicate_count) == (driver.url_count,
+                                                          driver.duplicate_count)
+    assert files(tmp_path / "a") == files(tmp_path / "b")
+    assert not driver.notes and not engine.notes
+
+
+def test_past_the_driver_budget_the_workers_find_the_repeats_and_say_so(client, tmp_path):
+    said = write_sitemaps(repeating_parts(), tmp_path / "a", data.BASE, max_urls=130,
+                          fsync=False, driver_budget=4096)
+    assert said.notes == ["duplicate check in the engine: the keys of about 2,700 rows would "
+                          "take 42 KiB on the driver, past driver_budget (4.0 KiB) (estimated "
+                          "from the first of 9 partitions)"]
+    write_sitemaps(repeating_parts(), tmp_path / "b", data.BASE, max_urls=130, fsync=False,
+                   duplicates="driver")
+    assert files(tmp_path / "a") == files(tmp_path / "b")
+    with dask.config.set(scheduler="sync"):  # no cluster: the same choice after the keys
+        local = write_sitemaps(repeating_parts(), tmp_path / "c", data.BASE, max_urls=130,
+                               fsync=False, driver_budget=4096)
+    assert local.notes == said.notes
+    assert files(tmp_path / "c") == files(tmp_path / "a")

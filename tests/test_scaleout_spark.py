@@ -5,6 +5,7 @@ files written as sitemaps by `sitemapkit write DIR`."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -127,3 +128,100 @@ def test_spark_part_files_through_the_cli(spark, tmp_path):
                               capture_output=True, text=True)
         assert proc.returncode == 0, proc.stderr
         assert len(read_set(out, data.BASE).locs) == expected
+
+
+SCHEMA = "loc string, lastmod string"
+
+
+def mixed_rows():
+    """Rows over 4 partitions that repeat each other in the same spelling and in other
+    ones (an upper-case scheme and host, the default port, a space), with lastmods
+    that tell which copy was kept."""
+    rows = []
+    for p in range(4):
+        for i in range(300):
+            rows.append((f"{data.BASE}m/{p}/{i}", f"2024-01-{p + 1:02d}"))
+        if p:
+            rows += [(f"{data.BASE}m/{p - 1}/{i}", f"2024-02-{p + 1:02d}")
+                     for i in range(0, 300, 7)]
+            rows += [(f"HTTPS://SHOP.example.com/m/{p - 1}/1", "2024-03-01"),
+                     (f"https://shop.example.com:443/m/{p - 1}/2", "2024-03-02"),
+                     (f"{data.BASE}s p/{p}", "2024-03-03")]
+    rows.append((f"{data.BASE}s%20p/0", "2024-03-04"))  # the space's writer form
+    return rows
+
+
+def single_process(rows, tmp_path):
+    """The same rows through `sitemapkit write` of one file: what the engines must match."""
+    src = tmp_path / "all.tsv"
+    src.write_text("loc\tlastmod\n" + "".join(f"{loc}\t{mod}\n" for loc, mod in rows))
+    out = tmp_path / "cli"
+    done = subprocess.run([sys.executable, "-m", "sitemapkit", "write", str(src), "-o",
+                           str(out), "--base-url", data.BASE, "--no-fsync"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return {(u.loc, u.lastmod) for u in read_set(out, data.BASE).urls}
+
+
+@pytest.mark.parametrize("check", ["driver", "engine"])
+def test_both_checks_keep_the_single_process_set_and_its_first_copies(spark, tmp_path, check):
+    """Repeats in other spellings too: whichever check, each URL once with the lastmod of
+    the copy `sitemapkit write` of the same rows keeps (the first in input order)."""
+    rows = mixed_rows()
+    df = spark.createDataFrame(spark.sparkContext.parallelize(rows, 4), SCHEMA)
+    result = write_sitemaps(df, tmp_path / "out", data.BASE, fsync=False, duplicates=check)
+    want = single_process(rows, tmp_path)
+    assert {(u.loc, u.lastmod) for u in read_set(tmp_path / "out", data.BASE).urls} == want
+    assert result.url_count == len(want)
+    assert result.duplicate_count == len(rows) - len(want)
+
+
+def test_past_the_driver_budget_the_engine_finds_the_repeats_and_says_so(spark, tmp_path):
+    rows = mixed_rows()
+    df = spark.createDataFrame(spark.sparkContext.parallelize(rows, 4), SCHEMA)
+    result = write_sitemaps(df, tmp_path / "out", data.BASE, fsync=False, driver_budget=1024)
+    assert any(n.startswith("duplicate check in the engine: the keys of "
+                            f"{len(rows):,} rows would take") for n in result.notes)
+    assert {(u.loc, u.lastmod) for u in read_set(tmp_path / "out", data.BASE).urls} == \
+        single_process(rows, tmp_path)
+    quiet = write_sitemaps(df, tmp_path / "b", data.BASE, fsync=False)
+    assert not quiet.notes
+
+
+def test_a_partition_whose_rows_move_between_the_passes_is_written_again_by_key(spark,
+                                                                                 tmp_path):
+    """Rows shuffled afresh in every job (random order in Python), as a shuffle's output
+    may come on a cluster: the positions the first pass found no longer hold the
+    repeats, the write sees it, says so, and leaves them out by key instead."""
+    rows = mixed_rows()
+
+    def shuffled(batches):
+        import random
+
+        import pyarrow as pa
+        table = pa.Table.from_batches(list(batches))
+        order = list(range(table.num_rows))
+        random.SystemRandom().shuffle(order)
+        yield from table.take(order).to_batches()
+
+    df = spark.createDataFrame(spark.sparkContext.parallelize(rows, 4), SCHEMA).mapInArrow(
+        shuffled, SCHEMA)
+    result = write_sitemaps(df, tmp_path / "out", data.BASE, fsync=False, duplicates="driver")
+    [note] = [n for n in result.notes if "came to the write" in n]
+    assert re.fullmatch(r"partition \d came to the write in another order than to the "
+                        r"duplicate check \(row [\d,]+ holds '.*', not the URL found there "
+                        r"before\); it was written again leaving out its repeats by key "
+                        r"\(persist\(\) the DataFrame to spare that pass\)", note), note
+    want = single_process(rows, tmp_path)
+    assert sorted(u.loc for u in read_set(tmp_path / "out", data.BASE).urls) == \
+        sorted(loc for loc, _ in want)
+    assert (result.url_count, result.duplicate_count) == (len(want), len(rows) - len(want))
+
+
+def test_duplicates_option_is_checked_before_any_job(spark, tmp_path):
+    df = spark.createDataFrame([(data.BASE,)], "loc string")
+    with pytest.raises(ConfigError, match="duplicates='shuffle': use one of 'auto', 'driver', "
+                       "'engine'"):
+        write_sitemaps(df, tmp_path, data.BASE, duplicates="shuffle")
+    with pytest.raises(ConfigError, match="driver_budget=-1"):
+        write_sitemaps(df, tmp_path, data.BASE, driver_budget=-1)

@@ -19,3 +19,14 @@ def shown_path(path: str | os.PathLike[str]) -> str:
     except ValueError:  # pragma: no cover - another drive on Windows
         return absolute
     return absolute if relative.startswith(os.pardir) or relative == os.curdir else relative
+
+
+def size(n: int) -> str:
+    """Bytes as people read them: 900 bytes, 42 KiB, 61 MiB, 2.0 GiB."""
+    if n < 1024:
+        return count(n, "byte")
+    for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if n >= 1 << shift:
+            value = n / (1 << shift)
+            return f"{value:,.1f} {unit}" if value < 10 else f"{value:,.0f} {unit}"
+    return count(n, "byte")  # pragma: no cover - every n >= 1024 has a unit

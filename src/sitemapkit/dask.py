@@ -13,6 +13,13 @@ partition's repeats depend only on the partitions before it, so on a ``distribut
 cluster the driver merges the keys of each finished prefix (when it has doubled, to
 keep the merges' total within twice the last one) and stores those partitions while
 the rest are still read: no barrier between the passes.
+With ``duplicates="engine"`` the keys never reach the driver: each partition's keys
+are cut into ranges of their first word, one task a range finds the repeats there
+(the hot unit's ``repeats``), and each partition's drop list is joined on a worker:
+a shuffle of the keys through Dask's own graph, 16 bytes a URL across the workers,
+and the driver holds only the manifests whatever the URL count. ``"auto"`` (the
+default) takes it when the first partition's keys, times the partition count, would
+pass ``driver_budget`` bytes, and says so.
 ``unique=True`` skips the first pass for data you guarantee has no duplicate URLs.
 Text sitemaps keep no lastmod to cut by: their partitions are read twice (keys,
 then a write that leaves the repeats out).
@@ -25,10 +32,20 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from . import _urlset
 from .errors import ConfigError
-from .sources.inputs.partitions import entries_from_rows, table_columns
+from .sources.inputs.partitions import KEY_BYTES, entries_from_rows, table_columns
 from .write.options import WriterOptions, resolve
-from .write.partition import partition_keys, repeat_examples, repeated_keys, write_once
+from .write.partition import (
+    DRIVER_KEYS_BUDGET,
+    check_duplicates_option,
+    choose_check,
+    key_ranges,
+    partition_keys,
+    repeat_examples,
+    repeated_keys,
+    write_once,
+)
 from .write.prepared import PreparedPartition, prepare_partition
 from .write.result import WriteResult
 from .write.setcommit import commit
@@ -37,7 +54,8 @@ __all__ = ["write_sitemaps"]
 
 
 def write_sitemaps(data: Any, out: str | os.PathLike[str], base_url: str, *,
-                   unique: bool = False, npartitions: int | None = None,
+                   unique: bool = False, duplicates: str = "auto",
+                   npartitions: int | None = None, driver_budget: int = DRIVER_KEYS_BUDGET,
                    options: WriterOptions | None = None,
                    storage_options: Mapping[str, Any] | None = None,
                    **overrides: Any) -> WriteResult:
@@ -50,6 +68,7 @@ def write_sitemaps(data: Any, out: str | os.PathLike[str], base_url: str, *,
 
     started = time.perf_counter()
     opts, prefix = resolve(options, overrides, base_url)  # bad options fail here, not on workers
+    check_duplicates_option(duplicates, driver_budget)
     if isinstance(data, dd.DataFrame):
         columns = table_columns(list(data.columns), "the Dask DataFrame")
         _check_dtypes(data[columns].dtypes)
@@ -62,6 +81,7 @@ def write_sitemaps(data: Any, out: str | os.PathLike[str], base_url: str, *,
     parts = list((data.repartition(npartitions=npartitions) if npartitions else data)
                  .to_delayed())
     target = os.fspath(out)
+    notes: list[str] = []
     if unique:
         manifests = compute(*[delayed(_write, pure=True)(part, target, prefix, pid, opts,
                                                          storage_options, columns, b"")
@@ -78,9 +98,12 @@ def write_sitemaps(data: Any, out: str | os.PathLike[str], base_url: str, *,
         prepare = [delayed(_prepare, pure=True)(part, prefix, pid, opts, columns)
                    for pid, part in enumerate(parts)]
         client = _client()
-        manifests = (_by_prefix(client, prepare, target, storage_options) if client
-                     else _after_all(prepare, target, storage_options))
+        budget = Budget(driver_budget if duplicates == "auto" else None, len(prepare), notes)
+        manifests = (_in_engine(prepare, target, storage_options) if duplicates == "engine"
+                     else _by_prefix(client, prepare, target, storage_options, budget)
+                     if client else _after_all(prepare, target, storage_options, budget))
     result = commit(out, manifests, prefix, options=opts, storage_options=storage_options)
+    result.notes[:0] = notes
     result.elapsed = time.perf_counter() - started
     return result
 
@@ -98,16 +121,41 @@ def _client() -> Any:
     return owner if isinstance(owner, Client) else None
 
 
+class Budget:
+    """``duplicates="auto"``: whether the driver's check stays within ``driver_budget``,
+    judged from partition 0's key count times the partition count (a Dask DataFrame's
+    length is unknown until it is read) once its first pass ends."""
+
+    def __init__(self, limit: int | None, partitions: int, notes: list[str]) -> None:
+        self.limit, self.partitions, self.notes = limit, partitions, notes
+
+    def engine(self, first_keys: bytes) -> bool:
+        """True when the engine's check must take over (said in a note)."""
+        if self.limit is None:
+            return False
+        urls = len(first_keys) // KEY_BYTES * self.partitions
+        limit, self.limit, said = self.limit, None, len(self.notes)  # judged once
+        if choose_check(urls, limit, self.notes) == "driver":
+            return False
+        self.notes[said] = self.notes[said].replace("the keys of", "the keys of about") + (
+            f" (estimated from the first of {self.partitions:,} partitions)")
+        return True
+
+
 def _after_all(prepare: list[Any], target: str,
-               storage_options: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+               storage_options: Mapping[str, Any] | None,
+               budget: Budget) -> list[dict[str, Any]]:
     """Both passes on a local scheduler: every partition prepared (and kept), then the
     keys merged once, then every partition stored."""
     from dask.base import compute, persist
     from dask.delayed import delayed
 
     kept = persist(*prepare)  # type: ignore[no-untyped-call]
-    drops = repeated_keys(compute(*[delayed(_keys_of, pure=True)(k)
-                                    for k in kept]))  # type: ignore[no-untyped-call]
+    keys = compute(*[delayed(_keys_of, pure=True)(k) for k in kept])  # type: ignore[no-untyped-call]
+    if keys and budget.engine(keys[0]):
+        del keys
+        return _in_engine(list(kept), target, storage_options)
+    drops = repeated_keys(keys)
     manifests: list[dict[str, Any]] = compute(*[  # type: ignore[no-untyped-call]
         delayed(_finish, pure=True)(k, target, drops.get(pid, b""), storage_options)
         for pid, k in enumerate(kept)])
@@ -115,7 +163,8 @@ def _after_all(prepare: list[Any], target: str,
 
 
 def _by_prefix(client: Any, prepare: list[Any], target: str,
-               storage_options: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+               storage_options: Mapping[str, Any] | None,
+               budget: Budget) -> list[dict[str, Any]]:
     """Both passes on a cluster, the second started a prefix at a time: partition p's
     repeats are the keys partitions 0..p-1 hold, so once every partition up to p is
     prepared they are final. The merge runs again each time the finished prefix has
@@ -142,6 +191,9 @@ def _by_prefix(client: Any, prepare: list[Any], target: str,
     try:
         for done in as_completed(list(pending)):  # type: ignore[no-untyped-call]
             keys[pending.pop(done)] = done.result()  # the worker lets its copy go
+            if merged == 0 and keys[0] is not None and budget.engine(keys[0]):
+                client.cancel(list(pending))  # the workers find the repeats instead
+                return _in_engine(kept, target, storage_options)
             ready = merged
             while ready < len(keys) and keys[ready] is not None:
                 ready += 1
@@ -159,6 +211,51 @@ def _by_prefix(client: Any, prepare: list[Any], target: str,
         raise
     manifests: list[dict[str, Any]] = client.gather(finishing)
     return manifests
+
+
+ENGINE_RANGES = 32  # key ranges of the engine's check: tasks that each see every partition
+
+
+def _in_engine(prepare: list[Any], target: str,
+               storage_options: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """Both passes with the repeats found on the workers: each partition's keys cut
+    into ranges of their first word, a task a range runs the hot unit's ``repeats``
+    over every partition's slice, and each partition's drop list joined where its
+    shards are kept. Only the manifests come to the driver."""
+    from dask.base import compute
+    from dask.delayed import delayed
+
+    ranges = max(1, min(len(prepare), ENGINE_RANGES))
+    cuts = [(i << 63) // ranges for i in range(1, ranges)]
+    sliced = [delayed(_slices, pure=True, nout=ranges)(p, cuts) for p in prepare]
+    found = [delayed(_range_repeats, pure=True)([s[r] for s in sliced])
+             for r in range(ranges)]
+    manifests: list[dict[str, Any]] = list(compute(*[  # type: ignore[no-untyped-call]
+        delayed(_finish_joined, pure=True)(p, target, [f[pid] for f in found],
+                                           storage_options)
+        for pid, p in enumerate(prepare)]))
+    return manifests
+
+
+def _slices(kept: PreparedPartition, cuts: list[int]) -> tuple[bytes, ...]:
+    """Worker: a partition's sorted keys cut at the first-word bounds ``cuts``."""
+    return tuple(key_ranges(kept.keys, cuts))
+
+
+def _range_repeats(arrays: list[bytes]) -> list[bytes]:
+    """Worker: for one key range, each partition's keys that an earlier one has."""
+    return list(_urlset.repeats(arrays))
+
+
+def _finish_joined(kept: PreparedPartition, out: str, drops: list[bytes],
+                   storage_options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Worker: the second pass with the drop lists of every range joined (ascending,
+    as the ranges are)."""
+    return _finish(kept, out, b"".join(drops), storage_options)
+
+
+def _key_count(kept: PreparedPartition) -> int:
+    return len(kept.keys) // KEY_BYTES
 
 
 def _doublings(n: int) -> list[tuple[int, int]]:

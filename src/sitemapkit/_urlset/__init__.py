@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .._compat import NO_EXTENSIONS
 from ._heads_py import LINK, PageHead, list_folder  # the scan's top levels: both builds
+from ._locset_py import KEY_MASK  # the test switch's slot-word mask: one for both builds
 
 USE_EXTENSIONS = False
 if not NO_EXTENSIONS:
@@ -76,7 +77,8 @@ def build_description() -> str:
             "(same output, slower; reinstall with a C compiler)")
 
 
-__all__ = ["ADDED", "DUPLICATE", "EXHAUSTED", "FULL", "LINK", "SLOW", "LocSet", "SCAN_DUPLICATE",
+__all__ = ["ADDED", "DUPLICATE", "EXHAUSTED", "FULL", "KEY_MASK", "LINK", "SLOW", "LocSet",
+           "SCAN_DUPLICATE",
            "SCAN_HANDOVER", "SCAN_MORE", "UrlScan", "UrlsetBuffer", "USE_EXTENSIONS",
            "build_description", "count_lines", "crc32", "CRC32_CLMUL", "drop_urls",
            "head_signals", "list_folder", "loc_hash", "loc_key", "PageHead", "read_pages",

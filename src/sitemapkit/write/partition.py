@@ -19,6 +19,7 @@ from types import ModuleType
 from typing import Any
 
 from .. import _urlset
+from .._display import size
 from ..errors import ConfigError
 from ..protocol import PARTITION_SHARD_PATTERN
 from ..rules.model import EntryError
@@ -156,6 +157,32 @@ def sorted_keys(data: bytes, impl: ModuleType) -> bytes:
     return bytes(impl.sort_keys(data))
 
 
+DRIVER_KEYS_BUDGET = 2 << 30
+"""Bytes of keys the driver's duplicate check may hold (16 a URL: 134,217,728 URLs);
+past it ``duplicates="auto"`` moves the check into the engine."""
+DUPLICATE_CHECKS = ("auto", "driver", "engine")
+
+
+def check_duplicates_option(duplicates: str, driver_budget: int) -> None:
+    """An engine adapter's ``duplicates`` and ``driver_budget``, refused before any job."""
+    if duplicates not in DUPLICATE_CHECKS:
+        raise ConfigError(f"duplicates={duplicates!r}: use one of "
+                          f"{', '.join(map(repr, DUPLICATE_CHECKS))}")
+    if not isinstance(driver_budget, int) or driver_budget < 0:
+        raise ConfigError(f"driver_budget={driver_budget!r}: a number of bytes, 0 or more")
+
+
+def choose_check(urls: int, driver_budget: int, notes: list[str]) -> str:
+    """``duplicates="auto"``: the driver's check while its keys fit ``driver_budget``,
+    else the engine's, said in a note."""
+    held = urls * KEY_BYTES
+    if held <= driver_budget:
+        return "driver"
+    notes.append(f"duplicate check in the engine: the keys of {urls:,} rows would take "
+                 f"{size(held)} on the driver, past driver_budget ({size(driver_budget)})")
+    return "engine"
+
+
 REPEATS_KEYS_A_THREAD = 1 << 20  # fewer keys than this for each thread: one thread
 
 
@@ -179,6 +206,16 @@ def repeated_keys(keys: Sequence[bytes], threads: int | None = None) -> dict[int
                                    cuts[:-1], cuts[1:]))
         found = [b"".join(parts) for parts in zip(*ranges, strict=True)]
     return {pid: keys for pid, keys in enumerate(found) if keys}
+
+
+def key_ranges(keys: bytes, cuts: Sequence[int]) -> list[bytes]:
+    """Ascending packed keys cut where their first word reaches each of ``cuts``
+    (ascending): ``len(cuts) + 1`` slices, each ascending, for one task a range."""
+    import bisect
+
+    firsts = memoryview(keys).cast("q")[::2]
+    at = [0, *(bisect.bisect_left(firsts, cut) for cut in cuts), len(firsts)]
+    return [keys[lo * KEY_BYTES:hi * KEY_BYTES] for lo, hi in zip(at, at[1:], strict=False)]
 
 
 def write_once(entries: Iterable[object] | LineSource, out: str | os.PathLike[str],
