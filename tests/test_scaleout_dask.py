@@ -140,22 +140,12 @@ def test_partitions_stored_a_prefix_at_a_time_equal_the_local_schedulers_set(cli
     (merged again when the prefix doubles); on a local scheduler it waits for all. Both
     keep each repeat's first copy, so the files are the same bytes. Repeats reach back
     one, two and five partitions, across every merge's edge."""
-    import dask
-    import pandas as pd
-
-    def part(p: int) -> pd.DataFrame:
-        own = [f"{data.BASE}q/{p}/{r}" for r in range(300)]
-        back = [f"{data.BASE}q/{p - d}/{r}" for d in (1, 2, 5) if p >= d
-                for r in range(d, 300, 37)]
-        return pd.DataFrame({"loc": back[::2] + own + back[1::2],
-                             "lastmod": f"2024-01-{1 + p:02d}"})
-
     parts = 9
     repeats = sum(len(range(d, 300, 37)) for p in range(parts) for d in (1, 2, 5) if p >= d)
-    on_cluster = write_sitemaps(dd.from_map(part, range(parts)), tmp_path / "a", data.BASE,
+    on_cluster = write_sitemaps(repeating_parts(parts), tmp_path / "a", data.BASE,
                                 max_urls=130, fsync=False)
     with dask.config.set(scheduler="sync"):
-        local = write_sitemaps(dd.from_map(part, range(parts)), tmp_path / "b", data.BASE,
+        local = write_sitemaps(repeating_parts(parts), tmp_path / "b", data.BASE,
                                max_urls=130, fsync=False)
     assert (on_cluster.url_count, on_cluster.duplicate_count) == (parts * 300, repeats)
     assert (local.url_count, local.duplicate_count) == (parts * 300, repeats)

@@ -59,16 +59,22 @@ def canonical(F: Any) -> Any:
 
 
 def column_keys(first: Any, second: Any) -> tuple[Any, Any]:
-    """The two Arrow key columns as packed key words (``digest_words``: a numpy (n, 2)
-    int64 array, 0 where null) and where they are present (a numpy bool array)."""
+    """The two Arrow key columns (arrays, or chunked alike) as packed key words
+    (``digest_words``: a numpy (n, 2) int64 array, 0 where null) and where they are
+    present (a numpy bool array), filled a chunk at a time: no whole-column copies."""
     import numpy as np
-    import pyarrow.compute as pc
 
-    present = pc.is_valid(first).to_numpy(zero_copy_only=False)
     words = np.empty((len(first), 2), dtype=np.int64)
-    for i, column in enumerate((first, second)):
-        words[:, i] = (pc.fill_null(column, 0) if column.null_count else column) \
-            .to_numpy(zero_copy_only=False)
+    present = np.empty(len(first), dtype=bool)
+    at = 0
+    for one, two in zip(getattr(first, "chunks", [first]), getattr(second, "chunks", [second]),
+                        strict=True):
+        n = len(one)
+        present[at:at + n] = one.is_valid().to_numpy(zero_copy_only=False)
+        for i, column in enumerate((one, two)):
+            words[at:at + n, i] = (column.fill_null(0) if column.null_count else column) \
+                .to_numpy(zero_copy_only=False)
+        at += n
     return digest_words(words), present
 
 
@@ -91,9 +97,14 @@ def driver_keys(frame: Any) -> tuple[list[bytes], dict[int, Drops]]:
         raise RuntimeError("sitemapkit.spark: the keys came back out of partition order")
     bounds = np.searchsorted(pids, np.arange(int(pids[-1]) + 2))
     del pids
+    everywhere = bool(valid.all())
+
+    def ordered(lo: int, hi: int) -> bytes:
+        part = words[lo:hi] if everywhere else words[lo:hi][valid[lo:hi]]
+        return sorted_keys(part.tobytes(), _urlset)
+
     with ThreadPoolExecutor(min(8, os.cpu_count() or 1)) as pool:  # the sort frees the GIL
-        arrays = list(pool.map(lambda lo, hi: sorted_keys(
-            words[lo:hi][valid[lo:hi]].tobytes(), _urlset), bounds[:-1], bounds[1:]))
+        arrays = list(pool.map(ordered, bounds[:-1], bounds[1:]))
     plans: dict[int, Drops] = {}
     for pid, repeated in repeated_keys(arrays).items():
         lo, hi = int(bounds[pid]), int(bounds[pid + 1])
