@@ -225,3 +225,14 @@ def test_duplicates_option_is_checked_before_any_job(spark, tmp_path):
         write_sitemaps(df, tmp_path, data.BASE, duplicates="shuffle")
     with pytest.raises(ConfigError, match="driver_budget=-1"):
         write_sitemaps(df, tmp_path, data.BASE, driver_budget=-1)
+
+
+def test_auto_keeps_the_keys_within_what_the_driver_jvm_can_collect(spark):
+    """At the default 1 GB driver (16,000,000 URLs' keys ended such a session), "auto"
+    moves the check into the engine past a quarter of it, at 24 bytes a URL."""
+    from sitemapkit.spark import _budget
+
+    room = (1 << 30) // 4 // 24 * 16
+    assert _budget(spark, 2 << 30)[0] == room
+    assert "spark.driver.memory" in _budget(spark, 2 << 30)[1]
+    assert _budget(spark, 1000) == (1000, "driver_budget")

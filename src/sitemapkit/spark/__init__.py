@@ -34,7 +34,7 @@ from typing import Any
 
 from .. import _urlset
 from ..errors import ConfigError, PartitionError
-from ..sources.inputs.partitions import table_columns
+from ..sources.inputs.partitions import KEY_BYTES, table_columns
 from ..write.options import WriterOptions, resolve
 from ..write.partition import (
     DRIVER_KEYS_BUDGET,
@@ -93,8 +93,8 @@ def write_sitemaps(df: Any, out: str | os.PathLike[str], base_url: str, *,
     try:
         how = "none" if unique else duplicates
         if how == "auto":
-            urls = frame.count()
-            how = choose_check(urls, driver_budget, notes)
+            budget, limit = _budget(frame.sparkSession, driver_budget)
+            how = choose_check(frame.count(), budget, notes, limit)
         if how != "driver":
             manifests = _write(frame if unique else engine_marked(frame, prefix), out,
                                prefix, opts, storage_options, check=False)
@@ -109,6 +109,25 @@ def write_sitemaps(df: Any, out: str | os.PathLike[str], base_url: str, *,
     result.notes[:0] = notes
     result.elapsed = time.perf_counter() - started
     return result
+
+
+JVM_KEY_BYTES = 24  # a key as it crosses the driver's JVM: two longs, a partition id, bits
+
+
+def _budget(spark: Any, driver_budget: int) -> tuple[int, str]:
+    """The driver check's budget: ``driver_budget``, or less when the driver's JVM could
+    not collect the keys (they cross it as Arrow, about 24 bytes a URL, against a
+    quarter of ``spark.driver.memory`` or ``spark.driver.maxResultSize``; at the
+    defaults, 1 GB each, 16,000,000 URLs ended the local session)."""
+    conf = spark.sparkContext.getConf()
+    to_bytes = spark.sparkContext._jvm.org.apache.spark.network.util.JavaUtils.byteStringAsBytes
+    heap = int(to_bytes(conf.get("spark.driver.memory", "1g")))
+    results = int(to_bytes(conf.get("spark.driver.maxResultSize", "1g")))
+    room = min(heap, results or heap) // 4 // JVM_KEY_BYTES * KEY_BYTES
+    if room < driver_budget:
+        return room, "what the driver's JVM can collect (a quarter of spark.driver.memory " \
+            "or spark.driver.maxResultSize, at 24 bytes a URL)"
+    return driver_budget, "driver_budget"
 
 
 def _driver_check(frame: Any, out: str | os.PathLike[str], prefix: str, opts: WriterOptions,

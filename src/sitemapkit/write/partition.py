@@ -172,14 +172,15 @@ def check_duplicates_option(duplicates: str, driver_budget: int) -> None:
         raise ConfigError(f"driver_budget={driver_budget!r}: a number of bytes, 0 or more")
 
 
-def choose_check(urls: int, driver_budget: int, notes: list[str]) -> str:
-    """``duplicates="auto"``: the driver's check while its keys fit ``driver_budget``,
-    else the engine's, said in a note."""
+def choose_check(urls: int, driver_budget: int, notes: list[str],
+                 limit: str = "driver_budget") -> str:
+    """``duplicates="auto"``: the driver's check while its keys fit ``driver_budget``
+    (``limit`` names where that figure comes from), else the engine's, said in a note."""
     held = urls * KEY_BYTES
     if held <= driver_budget:
         return "driver"
     notes.append(f"duplicate check in the engine: the keys of {urls:,} rows would take "
-                 f"{size(held)} on the driver, past driver_budget ({size(driver_budget)})")
+                 f"{size(held)} on the driver, past {limit} ({size(driver_budget)})")
     return "engine"
 
 
