@@ -249,6 +249,19 @@ def test_the_engines_check_writes_the_drivers_bytes(client, tmp_path):
     assert not driver.notes and not engine.notes
 
 
+def test_text_sitemaps_find_their_repeats_on_the_workers_too(client, tmp_path):
+    """Text sitemaps read each partition twice (keys, then the write); the engine's check
+    makes their drop lists on the workers as well: the same files as the driver's."""
+    driver = write_sitemaps(repeating_parts(), tmp_path / "a", data.BASE, fsync=False,
+                            format="text", duplicates="driver")
+    engine = write_sitemaps(repeating_parts(), tmp_path / "b", data.BASE, fsync=False,
+                            format="text", duplicates="engine")
+    assert driver.duplicate_count > 0
+    assert (engine.url_count, engine.duplicate_count) == (driver.url_count,
+                                                          driver.duplicate_count)
+    assert files(tmp_path / "a") == files(tmp_path / "b")
+
+
 def test_past_the_driver_budget_the_workers_find_the_repeats_and_say_so(client, tmp_path):
     said = write_sitemaps(repeating_parts(), tmp_path / "a", data.BASE, max_urls=130,
                           fsync=False, driver_budget=4096)

@@ -87,12 +87,15 @@ def write_sitemaps(data: Any, out: str | os.PathLike[str], base_url: str, *,
                                                          storage_options, columns, b"")
                               for pid, part in enumerate(parts)])  # type: ignore[no-untyped-call]
     elif opts.format == "text":  # read twice: keys, then the write
-        keys = compute(*[delayed(_keys, pure=True)(part, prefix, pid, opts, columns)
-                         for pid, part in enumerate(parts)])  # type: ignore[no-untyped-call]
-        drops = repeated_keys(keys)
+        keyed = [delayed(_keys, pure=True)(part, prefix, pid, opts, columns)
+                 for pid, part in enumerate(parts)]
+        if duplicates == "engine":  # the drop lists made on the workers, too
+            drop = _engine_drops(keyed)
+        else:
+            found = repeated_keys(compute(*keyed))  # type: ignore[no-untyped-call]
+            drop = [found.get(pid, b"") for pid in range(len(parts))]
         manifests = compute(*[delayed(_write, pure=True)(part, target, prefix, pid, opts,
-                                                         storage_options, columns,
-                                                         drops.get(pid, b""))
+                                                         storage_options, columns, drop[pid])
                               for pid, part in enumerate(parts)])  # type: ignore[no-untyped-call]
     else:  # each partition's shards kept where they were formatted until the keys merge
         prepare = [delayed(_prepare, pure=True)(part, prefix, pid, opts, columns)
@@ -225,37 +228,29 @@ def _in_engine(prepare: list[Any], target: str,
     from dask.base import compute
     from dask.delayed import delayed
 
-    ranges = max(1, min(len(prepare), ENGINE_RANGES))
-    cuts = [(i << 63) // ranges for i in range(1, ranges)]
-    sliced = [delayed(_slices, pure=True, nout=ranges)(p, cuts) for p in prepare]
-    found = [delayed(_range_repeats, pure=True)([s[r] for s in sliced])
-             for r in range(ranges)]
+    drops = _engine_drops([delayed(_keys_of, pure=True)(p) for p in prepare])
     manifests: list[dict[str, Any]] = list(compute(*[  # type: ignore[no-untyped-call]
-        delayed(_finish_joined, pure=True)(p, target, [f[pid] for f in found],
-                                           storage_options)
+        delayed(_finish, pure=True)(p, target, drops[pid], storage_options)
         for pid, p in enumerate(prepare)]))
     return manifests
 
 
-def _slices(kept: PreparedPartition, cuts: list[int]) -> tuple[bytes, ...]:
-    """Worker: a partition's sorted keys cut at the first-word bounds ``cuts``."""
-    return tuple(key_ranges(kept.keys, cuts))
+def _engine_drops(keys: list[Any]) -> list[Any]:
+    """Each partition's drop list as a task's result, from tasks that each hold their
+    partition's sorted keys (``keys``): the keys cut into ranges, one task a range."""
+    from dask.delayed import delayed
+
+    ranges = max(1, min(len(keys), ENGINE_RANGES))
+    cuts = [(i << 63) // ranges for i in range(1, ranges)]
+    sliced = [delayed(key_ranges, pure=True, nout=ranges)(k, cuts) for k in keys]
+    found = [delayed(_range_repeats, pure=True)([s[r] for s in sliced])
+             for r in range(ranges)]
+    return [delayed(b"".join, pure=True)([f[pid] for f in found]) for pid in range(len(keys))]
 
 
 def _range_repeats(arrays: list[bytes]) -> list[bytes]:
     """Worker: for one key range, each partition's keys that an earlier one has."""
     return list(_urlset.repeats(arrays))
-
-
-def _finish_joined(kept: PreparedPartition, out: str, drops: list[bytes],
-                   storage_options: Mapping[str, Any] | None) -> dict[str, Any]:
-    """Worker: the second pass with the drop lists of every range joined (ascending,
-    as the ranges are)."""
-    return _finish(kept, out, b"".join(drops), storage_options)
-
-
-def _key_count(kept: PreparedPartition) -> int:
-    return len(kept.keys) // KEY_BYTES
 
 
 def _doublings(n: int) -> list[tuple[int, int]]:
