@@ -7,7 +7,7 @@ into Python once. Only the manifests (a few hundred bytes per shard) are collect
 the driver, which commits once. A URL in two partitions is written once, the first
 partition's copy kept. Two ways to find the repeats (``duplicates``):
 
-- ``"driver"``: the JVM keys every URL (Spark SQL's MD5, ``spark.keys``) and the
+- ``"driver"``: the JVM keys every URL (two XXH64 words, ``spark.keys``) and the
   driver collects the keys, 16 bytes a URL, and finds each partition's repeats; each
   partition is then written once without them, in its own order, as ``sitemapkit
   write`` of the parts would.
@@ -15,7 +15,8 @@ partition's copy kept. Two ways to find the repeats (``duplicates``):
   input order kept), and the driver holds only the manifests, whatever the URL count.
   The partitions written are the shuffle's, each in input order.
 - ``"auto"`` (the default): the driver's check unless its keys would pass
-  ``driver_budget`` bytes (``DRIVER_KEYS_BUDGET``), which a count in the JVM tells.
+  ``driver_budget`` bytes (``DRIVER_KEYS_BUDGET``) or what the driver's JVM can
+  collect, which a count in the JVM tells.
 
 ``unique=True`` skips the check for data you guarantee has no duplicate URLs.
 Timestamps are formatted with their offset in Spark itself

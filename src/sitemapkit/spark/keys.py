@@ -7,7 +7,7 @@ took 1.2 s of JVM time for 4,000,000 URLs against 0.3 s for the pair, a fifth of
 the whole write. For a loc that is canonical as it stands
 (``sources.inputs.partitions.CANONICAL_PATTERN``: the usual case) that is the hash of
 the column's text, computed where the data is. The others
-(an upper-case host, a relative path, a space) are keyed by the writer's form of them:
+(an upper-case host, a default port, a space) are keyed by the writer's form of them:
 the driver's check collects them from the write pass and fixes the few partitions
 they change (``extra_repeats``); the engine's check keys them in Python before its
 shuffle, the only rows that cross twice.
@@ -53,7 +53,7 @@ def with_keys(frame: Any) -> Any:
 
 
 def canonical(F: Any) -> Any:
-    """True where the loc is canonical as it stands, so its MD5 is its key."""
+    """True where the loc is canonical as it stands, so the hash of its text is its key."""
     return F.coalesce(F.col("loc").cast("string").rlike(f"^{CANONICAL_PATTERN}$"),
                       F.lit(False))
 
@@ -209,6 +209,5 @@ def _to_arrow(frame: Any) -> Any:
     if isinstance(result, list):  # Spark 3.5: a list of record batches
         import pyarrow as pa
 
-        return pa.Table.from_batches(result, schema=result[0].schema) if result else \
-            pa.table({"p": pa.array([], pa.int32()), "k": pa.array([], pa.binary())})
+        return pa.Table.from_batches(result) if result else pa.table({"p": pa.array([])})
     return result

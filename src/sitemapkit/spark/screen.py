@@ -48,7 +48,7 @@ class Screen:
         self._positions = (np.frombuffer(drops.positions, dtype=np.int64) if drops
                            else np.empty(0, dtype=np.int64))
         self._keys = frozenset(keys[i:i + KEY_BYTES] for i in range(0, len(keys), KEY_BYTES))
-        self._key_bytes = keys
+        self._key_set = fixed(keys)  # the same keys as an Arrow value set
 
     @property
     def own_keys(self) -> bytes:
@@ -114,7 +114,7 @@ class Screen:
             self._at_positions(batch, leave)
         if self._keys and KEY[0] in batch.schema.names:
             words, present = column_keys(batch.column(KEY[0]), batch.column(KEY[1]))
-            hit = pc.is_in(fixed(words.tobytes()), value_set=fixed(self._key_bytes))
+            hit = pc.is_in(fixed(words.tobytes()), value_set=self._key_set)
             leave |= hit.to_numpy(zero_copy_only=False) & present
         locs = batch.column("loc")
         if not (pa.types.is_string(locs.type) or pa.types.is_large_string(locs.type)):
