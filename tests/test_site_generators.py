@@ -21,7 +21,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from docs_projects import need
+from docs_projects import need, npm_modules
 from gitref import reference_date
 from gitrepo import Repo
 from sitemap_check import read_set
@@ -324,14 +324,6 @@ VITEPRESS_CONFIG = """export default {
   locales: { root: { label: 'English', lang: 'en' }, de: { label: 'Deutsch', lang: 'de' } },
 }
 """
-
-
-def npm_modules(where: Path, *packages: str) -> Path:
-    """``node_modules`` with ``packages`` from the npm registry, installed in ``where``."""
-    need("npm")
-    (where / "package.json").write_text('{"name": "t", "private": true, "type": "module"}\n')
-    run("npm", "install", "--no-audit", "--no-fund", "--loglevel=error", *packages, cwd=where)
-    return where / "node_modules"
 
 
 @pytest.fixture(scope="module")

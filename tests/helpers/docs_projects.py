@@ -93,3 +93,13 @@ def need(tool: str) -> str:
             pytest.fail(f"{tool} is required here (SITEMAPKIT_REQUIRE_GENERATORS=1)")
         pytest.skip(f"{tool} is not installed")
     return found
+
+
+def npm_modules(where: Path, *packages: str) -> Path:
+    """``node_modules`` with ``packages`` from the npm registry, installed in ``where``."""
+    npm = need("npm")
+    (where / "package.json").write_text('{"name": "t", "private": true, "type": "module"}\n')
+    done = subprocess.run([npm, "install", "--no-audit", "--no-fund", "--loglevel=error",
+                           *packages], cwd=where, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, f"npm install failed:\n{done.stdout}\n{done.stderr}"
+    return where / "node_modules"

@@ -36,9 +36,8 @@ def _change_of(root: Path, commit: str, path: str) -> tuple[str, str | None]:
 
 
 def reference_date(root: Path, path: str, ignored: set[str] = frozenset(),  # type: ignore[assignment]
-                   kind: str = "c") -> str | None:
-    """The date the batched pass must give ``path`` (repository-relative)."""
-    rev = "HEAD"
+                   kind: str = "c", rev: str = "HEAD") -> str | None:
+    """The date the batched pass must give ``path`` (repository-relative) at ``rev``."""
     while True:
         line = _git(root, "log", "-1", f"--format=%H %P|%{kind}I", rev, "--", path).strip()
         if not line:

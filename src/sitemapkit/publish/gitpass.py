@@ -58,7 +58,10 @@ def _git_pass(paths: list[str], values: Mapping[str, Any],
     if values["lastmod"] == "none" or not paths:
         return GitDates(), []
     where = Path(source).resolve() if source is not None else Path(paths[0]).parent
-    if repository_top(where) is None:  # the sources' own repository decides, not the cwd
+    # the sources' own repositories decide, not the cwd (a generator may read several)
+    if repository_top(where) is None and not any(
+            repository_top(Path(p).parent) for p in dict.fromkeys(
+                os.path.dirname(p) for p in paths)):
         return GitDates(), [f"{where} is not in a git repository: the sitemaps are written "
                             "without lastmod"]
     setting = values["cache_dir"]

@@ -34,10 +34,12 @@ from ..rules.urls import normalize_base_url
 from ..sources.built import detect, generator_meta, read_site
 from ..sources.built.compare import (
     EXCLUDED,
+    NO_SOURCE,
     UNSOURCED,
     differences,
     possessive,
     summary,
+    without_floor,
     write_report,
 )
 from ..sources.built.family import Layout
@@ -54,6 +56,8 @@ from ..sources.built.scan import (
     unread_warnings,
     version_canonicals,
 )
+from ..sources.git.model import STATES, GitDates
+from ..sources.git.reftrees import RefTrees
 from ..sources.pages import PageRow
 from ..write.output import remove_owned, removed_note
 
@@ -61,7 +65,7 @@ HUGO_TEMPLATE = Path(__file__).parent.parent / "data" / "hugo"  # home.sitemapki
 GENERATOR_NAMES = {"hugo": "Hugo", "zensical": "Zensical", "docusaurus": "Docusaurus",
                    "jekyll": "Jekyll", "mkdocs": "MkDocs", "sphinx": "Sphinx",
                    "astro": "Astro", "pelican": "Pelican", "gatsby": "Gatsby",
-                   "vitepress": "VitePress"}
+                   "vitepress": "VitePress", "rspress": "Rspress"}
 
 
 def defaults() -> dict[str, Any]:
@@ -92,6 +96,18 @@ def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str | None = None, 
                   indexnow: Mapping[str, Any] | None = None,
                   version_root: str | None = None,
                   rebase: tuple[str, str] | None = None, **values: Any) -> Outcome:
+    """Write sitemaps for the built site in ``out_dir`` (see ``_site``). The work trees
+    of commits the generator read without checking them out (Antora's branches) live
+    for the run, and are removed after it, whatever happens."""
+    with RefTrees() as trees:
+        return _site(out_dir, base_url, source=source, map_file=map_file, indexnow=indexnow,
+                     version_root=version_root, rebase=rebase, trees=trees, **values)
+
+
+def _site(out_dir: str | os.PathLike[str], base_url: str | None, *,
+          source: str | os.PathLike[str] | None, map_file: str | os.PathLike[str] | None,
+          indexnow: Mapping[str, Any] | None, version_root: str | None,
+          rebase: tuple[str, str] | None, trees: RefTrees, **values: Any) -> Outcome:
     """Write sitemaps for the built site in ``out_dir``; ``source`` is the generator's
     project directory (its config file there says which generator built it). Without
     ``base_url``, the site's URL is the one the generator's config names, else the one
@@ -140,9 +156,14 @@ def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str | None = None, 
     pages = [p for p in found.pages if not rules.excluded(p.path)]
     unlisted = {p.url: (p.path, EXCLUDED) for p in found.pages if rules.excluded(p.path)}
     sources = find_sources(pages, out, base, layout, project,
-                           Path(map_file) if map_file else None)
+                           Path(map_file) if map_file else None, trees.at)
+    warnings += [f"cannot check out commit {commit[:12]} of {gitdir} ({why}): the pages "
+                 f"{layout.family if layout else 'the generator'} read there go out without "
+                 "lastmod" for (gitdir, commit), why in trees.failed.items()]
     if rebase is not None:
         sources.rebase(*rebase)
+    if sources.not_pages:
+        pages = _generator_not_pages(pages, sources, unlisted, notes)
     warnings += sources.warnings + _source_warnings(sources, source, layout)
     ahead = dates_ahead(pages, sources, settings_values, source)
     rows, unsourced = _rows(pages, sources, rules, settings_values, unlisted)
@@ -167,6 +188,9 @@ def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str | None = None, 
     report = None if settings.dry_run else settings_values["report"]  # a dry run writes none
     floor_notes, floor_warnings = _floor(old, rows, undated, found, base, unlisted, generator,
                                          report)
+    if report and (old is None or old.ours or not old.locs):
+        write_report(report, without_floor(found, unlisted, _undated_reasons(
+            rows, dated.dates, dates, settings_values["lastmod"])))
     still = unsourced if settings_values["drop_unsourced"] else \
         sum(1 for row, date in zip(rows, dated.dates, strict=True)
             if not row.source and date is None)
@@ -205,8 +229,10 @@ def _base_url(given: str | None, layout: Layout | None, out: Path, name: str,
             f"{name}"
     looked = f"{layout.base_from} is not set" if layout is not None else \
         f"no generator config in {source}" if source is not None else "no --source given"
+    fix = f"pass {layout.base_missing}" if layout is not None and layout.base_missing else \
+        "pass --base-url with the site's URL of that folder"
     raise ConfigError(f"no base URL for {out}: {looked}, and {out / name} names no page of "
-                      "the output; pass --base-url with the site's URL of that folder")
+                      f"the output; {fix}")
 
 
 def _scan_notes(found: Scan, base: str, whence: str) -> tuple[list[str], list[str]]:
@@ -229,6 +255,41 @@ def _scan_notes(found: Scan, base: str, whence: str) -> tuple[list[str], list[st
     return notes, warnings
 
 
+def _undated_reasons(rows: list[PageRow], dated: list[Any], dates: GitDates, lastmod: str
+                     ) -> dict[str, tuple[str, str]]:
+    """URL -> (output path, why it has no lastmod) for each row written without one."""
+    found = {}
+    for row, date in zip(rows, dated, strict=True):
+        if date is not None:
+            continue
+        if lastmod == "none":
+            why = "lastmod is none"
+        elif not row.source:
+            why = NO_SOURCE
+        else:
+            state = dates.state(row.source)
+            why = f"its source {row.source} {STATES[state][0]}" if state else \
+                "what it lists has no date" if row.lists else "git gave its source no date"
+        found[row.loc] = (row.label, why)
+    return found
+
+
+def _generator_not_pages(pages: list[BuiltPage], sources: Sources,
+                         unlisted: dict[str, tuple[str, str]], notes: list[str]
+                         ) -> list[BuiltPage]:
+    """Leave out the output pages the generator's records say are no pages of their
+    own (a copy of another page), each with the generator's reason."""
+    kept = []
+    for page in pages:
+        why = sources.not_pages.get(page.path)
+        if why is None:
+            kept.append(page)
+            continue
+        unlisted[page.url] = (page.path, why)
+        notes.append(f"left out {page.path}: {why}")
+    return kept
+
+
 def _source_warnings(sources: Sources, source: str | os.PathLike[str] | None,
                      layout: Layout | None) -> list[str]:
     warnings = []
@@ -238,7 +299,7 @@ def _source_warnings(sources: Sources, source: str | os.PathLike[str] | None,
                         f"{sources.conflicts[0]}")
     if source is not None and layout is None:
         warnings.append(f"no generator config (mkdocs.yml, hugo.toml, docusaurus.config.js, "
-                        ".vitepress/config.*, astro.config.*, "
+                        ".vitepress/config.*, astro.config.*, book.toml, rspress.config.*, "
                         f"conf.py, ...) in {source}: pages are dated only through --map and "
                         "edit links")
     return warnings
@@ -367,11 +428,22 @@ def _with_alternates(rows: list[PageRow], old: OldSitemap | None,
         by_identity = {page_identity(url): links for url, links in clusters.items()}
     if not by_identity:
         return rows, notes
+    # each page at the URL it is listed at: a link may name the file (``x.html``,
+    # ``x/index.html``) where the page is listed clean (``x``, ``x/``)
+    url_of = {page.path: page.url for page in pages}
+    served: dict[object, str] = {}
+    for row in rows:
+        served[page_identity(row.loc)] = row.loc
+        if row.label in url_of:
+            served.setdefault(page_identity(url_of[row.label]), row.loc)
     out = []
     for row in rows:
-        links = by_identity.get(page_identity(row.loc), ())
-        if links and any(page_identity(href) == page_identity(row.loc) for _, href in links):
-            row = replace(row, alternates=tuple(dict.fromkeys(links)))
+        links = by_identity.get(page_identity(row.loc)) or by_identity.get(
+            page_identity(url_of.get(row.label, row.loc)), ())
+        links = tuple(dict.fromkeys((lang, served.get(page_identity(href), href))
+                                    for lang, href in links))
+        if links and any(href == row.loc for _, href in links):
+            row = replace(row, alternates=links)
         out.append(row)
     return out, notes
 

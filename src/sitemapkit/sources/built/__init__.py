@@ -9,7 +9,19 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from . import astro, docusaurus, hugo, jekyll, mkdocs, pelican, sphinx, vitepress
+from . import (
+    antora,
+    astro,
+    docusaurus,
+    hugo,
+    jekyll,
+    mdbook,
+    mkdocs,
+    pelican,
+    rspress,
+    sphinx,
+    vitepress,
+)
 from . import scan as scanning  # (the name ``scan`` stays the module's)
 from .family import Layout
 from .floor import OldSitemap, read_old
@@ -18,7 +30,8 @@ from .scan import Scan
 # first match wins: Docusaurus and MkDocs projects may also hold a _config.yml or conf.py
 FAMILIES: tuple[Callable[[Path, str], Layout | None], ...] = (
     mkdocs.detect, docusaurus.detect, hugo.detect, sphinx.detect, jekyll.detect,
-    pelican.detect, vitepress.detect, astro.detect)
+    pelican.detect, vitepress.detect, astro.detect, mdbook.detect, rspress.detect,
+    antora.detect)
 
 
 def detect(source: Path, generator: str = "") -> Layout | None:

@@ -27,7 +27,8 @@ SIGNALS = frozenset(SINGULAR) - {UNREAD}  # a page that says it is not a page: n
 class Difference:
     url: str
     change: str  # "left out" (the generator listed it), "added" (it did not), or
-    # "undated" (listed by both; the generator gave a lastmod, sitemapkit has none)
+    # "undated" (listed by both; the generator gave a lastmod, sitemapkit has none).
+    # Without a generator's sitemap: every page left out, every URL without lastmod.
     reason: str
     page: str = ""  # its file in the output
     detail: str = ""  # the canonical it points to
@@ -64,6 +65,24 @@ def differences(old: OldSitemap, listed: dict[str, str], found: Scan, base: str,
         elif dated and url in undated:
             result.append(Difference(url, "undated", "no source file found, so no lastmod; "
                                      "the generator's sitemap gave one", path))
+    return result
+
+
+NO_SOURCE = "no source file found, so no lastmod"
+
+
+def without_floor(found: Scan, unlisted: dict[str, tuple[str, str]],
+                  undated: dict[str, tuple[str, str]]) -> list[Difference]:
+    """The report where the generator wrote no sitemap to compare with (mdBook), or
+    the one here is sitemapkit's own: every page of the output left out, and every
+    URL written without lastmod, each with its reason. ``undated``: URL -> (output
+    path, why)."""
+    result = [Difference(item.url, "left out", SINGULAR.get(item.reason, item.reason),
+                         item.path, item.detail) for item in found.left]
+    result += [Difference(url, "left out", reason, path)
+               for url, (path, reason) in unlisted.items()]
+    result += [Difference(url, "undated", reason, path)
+               for url, (path, reason) in undated.items()]
     return result
 
 

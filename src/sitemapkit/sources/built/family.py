@@ -39,9 +39,14 @@ class Built:
     base_path: str
     keys: frozenset[str]
     notes: list[str] = field(default_factory=list)  # what the family could not read, said
+    warnings: list[str] = field(default_factory=list)  # ... where pages lose their dates
     # source path -> the lastmod its front matter declares, where the generator itself
     # takes that over git (Docusaurus last_update, Jekyll last_modified_at)
     declared: dict[str, str] = field(default_factory=dict)
+    # (git directory, commit) -> a work tree of that repository at that commit, or None:
+    # for sources the generator read from a commit it did not check out (Antora's
+    # branches); the caller owns the trees and removes them after the git pass
+    checkout: Callable[[str, str], Path | None] = field(default=lambda gitdir, commit: None)
 
 
 def _none(path: str) -> list[str]:
@@ -81,6 +86,10 @@ class Layout:
     base_url: str | None = None  # the site's URL as the generator's config names it
     base_from: str = ""  # where: "mkdocs.yml site_url"
     declares: str = ""  # the front matter ``known`` may fill ``Built.declared`` from
+    # URL key -> why: output pages the generator says are no pages of their own (mdBook's
+    # front page, a copy of its first chapter); left out with that reason
+    not_pages: Callable[[Built], dict[str, str]] | None = None
+    base_missing: str = ""  # the --base-url to pass when ``base_from`` names none
 
 
 def url_key(path: str) -> str:

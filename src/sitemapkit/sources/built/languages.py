@@ -25,12 +25,27 @@ def page_clusters(pages: list[BuiltPage]) -> tuple[dict[str, Cluster], list[str]
     if len(languages - {"x-default"}) < 2:
         return {}, [f"hreflang links on {len(claimed):,} pages all claim "
                     f"{', '.join(sorted(languages))}: no translations, no alternates written"]
-    by_identity = {page_identity(url): _key(cluster) for url, cluster in claimed.items()}
+    pages_at = {page_identity(page.url) for page in pages}
+
+    def member(href: str) -> tuple[str, str, str, str]:
+        """The page a link names: ``…/x`` names the file ``x.html`` where that is the
+        page (a generator serving clean URLs links them so)."""
+        found = page_identity(href)
+        if found not in pages_at and not href.endswith(("/", ".html")):
+            clean = page_identity(href + ".html")
+            if clean in pages_at:
+                return clean
+        return found
+
+    def key_of(cluster: Cluster) -> frozenset[tuple[str, tuple[str, str, str, str]]]:
+        return frozenset((lang.lower(), member(href)) for lang, href in cluster)
+
+    by_identity = {page_identity(url): key_of(cluster) for url, cluster in claimed.items()}
     kept: dict[str, Cluster] = {}
     refused = 0
     for url, cluster in claimed.items():
-        key = _key(cluster)
-        members = [page_identity(href) for _, href in cluster]
+        key = key_of(cluster)
+        members = [member(href) for _, href in cluster]
         if len(set(members)) > 1 and page_identity(url) in members and \
                 all(by_identity.get(m) == key for m in members):
             kept[url] = cluster
@@ -43,6 +58,3 @@ def page_clusters(pages: list[BuiltPage]) -> tuple[dict[str, Cluster], list[str]
                      "for them")
     return kept, notes
 
-
-def _key(cluster: Cluster) -> frozenset[tuple[str, tuple[str, str, str, str]]]:
-    return frozenset((lang.lower(), page_identity(href)) for lang, href in cluster)

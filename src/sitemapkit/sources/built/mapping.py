@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import os
 import subprocess
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -31,6 +32,7 @@ class Sources:
     by_edit_link: int = 0
     made_lists: set[str] = field(default_factory=set)  # pages the generator made as lists
     declared: dict[str, str] = field(default_factory=dict)  # source -> front-matter lastmod
+    not_pages: dict[str, str] = field(default_factory=dict)  # page path -> why it is none
 
     def rebase(self, old: str, new: str) -> None:
         """Sources the generator recorded under ``old`` (the folder it built from) are
@@ -53,16 +55,24 @@ def page_key(page: BuiltPage, base: str) -> str:
 
 
 def find_sources(pages: list[BuiltPage], out: Path, base: str, layout: Layout | None,
-                 source: Path | None, map_file: Path | None) -> Sources:
+                 source: Path | None, map_file: Path | None,
+                 checkout: Callable[[str, str], Path | None] | None = None) -> Sources:
     root = source.resolve() if source is not None else Path.cwd() if map_file else None
     mapped = read_map(map_file) if map_file is not None else {}
     keys = {page.path: page_key(page, base) for page in pages}
     built = Built(out, unquote(urlsplit(base).path), frozenset(keys.values()))
+    if checkout is not None:
+        built = replace(built, checkout=checkout)
     known = layout.known(built) if layout and layout.known else {}
     made = layout.made_lists(built) if layout and layout.made_lists else frozenset()
+    not_pages = layout.not_pages(built) if layout and layout.not_pages else {}
     exists = _Listing(os.path.realpath(layout.content)) if layout else None
-    result = Sources(notes=built.notes, declared=built.declared)
+    result = Sources(notes=built.notes, declared=built.declared, warnings=built.warnings)
     for page in pages:
+        if keys[page.path] in not_pages:
+            result.not_pages[page.path] = not_pages[keys[page.path]]
+            result.files[page.path] = ""
+            continue
         if keys[page.path] in made:
             result.made_lists.add(page.path)
         given = mapped.get(page.url) or mapped.get(page.path)
@@ -124,7 +134,8 @@ def _by_edit_links(result: Sources, out: Path, root: Path | None, base: str,
                    pages: list[BuiltPage]) -> None:
     """Pages still without a source (and without two): their own edit links."""
     conflicted = {c.split(": ", 1)[0] for c in result.conflicts}
-    todo = [p for p in pages if not result.files.get(p.path) and p.path not in conflicted]
+    todo = [p for p in pages if not result.files.get(p.path) and p.path not in conflicted
+            and p.path not in result.not_pages]
     top = repository_top(root)
     if not todo or top is None:
         return
