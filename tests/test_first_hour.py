@@ -72,17 +72,33 @@ def test_site_takes_hugos_base_url_and_the_source_from_the_folder_it_runs_in(hug
     assert dated[HUGO_BASE + "install/"] != dated[HUGO_BASE + "usage/"]
 
 
-def test_without_a_config_the_generators_own_sitemap_gives_the_base_url(hugo_site, tmp_path):
-    """No --source, no config here: Hugo's sitemap.xml locs, matched to the output."""
+def test_run_from_elsewhere_the_project_is_found_above_the_output(hugo_site, tmp_path):
+    """No --source and no config where it runs: the Hugo project the output sits in is
+    found (the nearest folder above it with a config), named, and used."""
     root = copy_of(hugo_site, tmp_path / "s")
     done = cli("site", str(root / "public"), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "project s (a folder above the output; --source chooses another)" in done.stderr
+    assert f"base URL {HUGO_BASE} from Hugo's baseURL" in done.stderr
+    dated = {u.loc: u.lastmod for u in read_set(root / "public", HUGO_BASE).urls}
+    assert dated[HUGO_BASE + "install/"] == reference_date(root, "content/install.md")
+
+
+def test_without_a_config_the_generators_own_sitemap_gives_the_base_url(hugo_site, tmp_path):
+    """An output outside any project (copied away), no --source: Hugo's sitemap.xml
+    locs, matched to the output, give the base URL."""
+    root = copy_of(hugo_site, tmp_path / "s")
+    away = tmp_path / "away"
+    away.mkdir()
+    (root / "public").rename(away / "public")
+    done = cli("site", str(away / "public"), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert f"base URL {HUGO_BASE} from the locs of the generator's sitemap.xml" in \
         done.stderr
     # and it says why no page is dated: no --source, not "list and taxonomy pages"
     assert "no --source was given" in done.stderr
     assert "list and taxonomy pages" not in done.stderr
-    assert {u.loc for u in read_set(root / "public", HUGO_BASE).urls} >= {
+    assert {u.loc for u in read_set(away / "public", HUGO_BASE).urls} >= {
         HUGO_BASE, HUGO_BASE + "install/", HUGO_BASE + "usage/"}
 
 

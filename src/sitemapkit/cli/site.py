@@ -61,11 +61,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         from ..site import site_sitemaps  # imported on use: a faster CLI start
         from ..site.versions import versioned_sitemaps
-        from ..sources.built import detect
+        from ..sources.built import find_project
 
         source = args.source
-        if source is None and detect(Path.cwd()) is not None:
-            source = "."  # run from the project's root, as a build is: its config is here
+        found = None
+        if source is None:  # where a build runs from, or where its output says
+            found = find_project(Path(args.out_dir), Path.cwd())
+            if found.folder is not None:
+                source = str(found.folder)
         if args.versions and args.alias:
             raise UsageError("give --versions or --alias, not both")
         refs = dict(_ref(given) for given in args.version_ref)
@@ -82,6 +85,11 @@ def run(args: argparse.Namespace) -> int:
                                     map_file=args.map_file, indexnow=indexnow, **values)
     except SitemapkitError as exc:
         return fail(exc)
+    if found is not None and found.folder is not None and (
+            found.others or found.folder != Path.cwd().resolve()):
+        others = f"; also a config in {', '.join(map(str, found.others))}" if found.others \
+            else ""
+        outcome.infos[1:1] = [found.said + others]
     if not args.quiet:
         print(f"sitemapkit: {'dry run: ' if args.dry_run else ''}{outcome.infos[0]}")
     for warning in outcome.warnings:

@@ -24,7 +24,7 @@ from typing import Any
 from .._display import count
 from ..errors import ConfigError
 from ..heads.meta import page_identity
-from ..options import SITE, for_host
+from ..options import DEFAULT_CACHE, SITE, for_host
 from ..protocol import DEFAULT_FILENAME
 from ..publish.dating import page_dates
 from ..publish.gitpass import dates_ahead, row_dates
@@ -43,7 +43,13 @@ from ..sources.built.compare import (
     write_report,
 )
 from ..sources.built.family import Layout
-from ..sources.built.floor import OldSitemap, generator_entry, read_base
+from ..sources.built.floor import (
+    OldSitemap,
+    generator_entry,
+    load_exclusions,
+    read_base,
+    save_exclusions,
+)
 from ..sources.built.languages import page_clusters
 from ..sources.built.listed import with_lists
 from ..sources.built.mapping import Sources, find_sources
@@ -167,11 +173,13 @@ def _site(out_dir: str | os.PathLike[str], base_url: str | None, *,
     warnings += sources.warnings + _source_warnings(sources, source, layout)
     ahead = dates_ahead(pages, sources, settings_values, source)
     rows, unsourced = _rows(pages, sources, rules, settings_values, unlisted)
+    old, stale_notes = _stale(old, rows, out, layout.family if layout else GENERATOR_NAMES.get(
+        generator_meta(found), "the generator"))
     rows, served_notes = _served_at(rows, old, layout)
     rows, unlisted_notes = _unlisted_by_generator(
-        rows, old, out, settings_values, unlisted,
+        rows, old, out, {**settings_values, "_project": project}, unlisted,
         layout.family if layout else GENERATOR_NAMES.get(generator_meta(found), "the generator"))
-    served_notes[:0] = unlisted_notes
+    served_notes[:0] = stale_notes + unlisted_notes
     if settings_values["date_lists"] and settings_values["lastmod"] != "none":
         rows = with_lists(rows, out, layout.lists if layout else None, sources.made_lists)
     rows, language_notes = _with_alternates(rows, old, pages)
@@ -344,7 +352,26 @@ def _served_at(rows: list[PageRow], old: OldSitemap | None, layout: Layout | Non
 
 
 CONFIG_EXCLUDED = "not in the generator's sitemap, built in this run: its config leaves it out"
+EARLIER_EXCLUDED = ("not built since the generator's sitemap left it out (its config excludes "
+                    "it), when an earlier run replaced that sitemap")
 SAMPLED = 256  # pages the generator listed whose times say when this build wrote
+COARSE = 2  # seconds: file systems with coarse times
+
+
+def _stale(old: OldSitemap | None, rows: list[PageRow], out: Path, generator: str
+           ) -> tuple[OldSitemap | None, list[str]]:
+    """The generator's sitemap is the floor only when this build wrote it: one older
+    than every page of the output (a sample) was left by an earlier build, or put
+    there by hand, and is no floor (it still goes: the new set takes its name)."""
+    if old is None or old.ours or old.written is None or not rows:
+        return old, []
+    step = max(1, len(rows) // SAMPLED)
+    times = [t for row in rows[::step] if (t := _mtime(out / row.label)) is not None]
+    if not times or old.written >= min(times) - COARSE:
+        return old, []
+    return None, [f"{old.name} in the output is older than every page of this build: left "
+                  f"by an earlier build or by hand, it is not taken as {possessive(generator)} "
+                  "sitemap (nothing is left out or compared by it)"]
 
 
 def _unlisted_by_generator(rows: list[PageRow], old: OldSitemap | None, out: Path,
@@ -354,31 +381,57 @@ def _unlisted_by_generator(rows: list[PageRow], old: OldSitemap | None, out: Pat
     on purpose (VitePress ``transformItems``, Docusaurus ``ignorePatterns``, Astro's
     ``filter``). "In this run": not older than the pages it did list (a sample of them:
     an error either way lists the page, as before). An older page is a stale file.
-    Our own set from an earlier run on this output stands for the generator's, so a
-    second run without a new build gives the same set."""
+    Our own set from an earlier run on this output is never an allow-list: a page it
+    does not name is left out again only when the generator's sitemap that run replaced
+    left it out (``save_exclusions`` kept which) and its file is older than our set (a
+    second run without a new build gives the same set); any other page, one built or
+    added since among them, is listed."""
     if old is None or not old.locs or values["keep_unlisted"]:
         return rows, []
     floor = {page_identity(loc) for loc in old.locs}
     outside = [i for i, row in enumerate(rows) if page_identity(row.loc) not in floor]
     if not outside:
         return rows, []
-    inside = [row for row in rows if page_identity(row.loc) in floor]
-    step = max(1, len(inside) // SAMPLED)
-    times = [t for row in inside[::step] if (t := _mtime(out / row.label)) is not None]
-    if not times:
-        return rows, []
-    start = min(times) - 2  # file systems with coarse times
-    gone = {i for i in outside if (t := _mtime(out / rows[i].label)) is not None and t >= start}
+    if old.ours:
+        excluded = load_exclusions(out, _cache(values))
+        if old.written is None or not excluded:
+            return rows, []
+        gone = {i for i in outside if rows[i].label in excluded and
+                (t := _mtime(out / rows[i].label)) is not None and t < old.written + COARSE}
+        why = EARLIER_EXCLUDED
+    else:
+        inside = [row for row in rows if page_identity(row.loc) in floor]
+        step = max(1, len(inside) // SAMPLED)
+        times = [t for row in inside[::step] if (t := _mtime(out / row.label)) is not None]
+        if not times:
+            return rows, []
+        start = min(times) - COARSE
+        gone = {i for i in outside if (t := _mtime(out / rows[i].label)) is not None and
+                t >= start}
+        why = CONFIG_EXCLUDED
+        if not values["dry_run"]:
+            save_exclusions(out, [rows[i].label for i in gone], _cache(values))
     for i in sorted(gone):
-        unlisted[rows[i].loc] = (rows[i].label, CONFIG_EXCLUDED)
+        unlisted[rows[i].loc] = (rows[i].label, why)
     if not gone:
         return rows, []
     first = rows[min(gone)]
-    whose = "the sitemap an earlier run wrote here" if old.ours else \
-        f"{possessive(generator)} sitemap"
-    return [row for i, row in enumerate(rows) if i not in gone], [
-        f"{count(len(gone), 'page')} built in this run that {whose} leaves out (its config "
-        f"excludes them) left out too, e.g. {first.label} (keep_unlisted lists them)"]
+    said = (f"{count(len(gone), 'page')} that {possessive(generator)} sitemap left out "
+            f"(its config excludes them) when an earlier run replaced it, unchanged since, "
+            f"left out again, e.g. {first.label} (a page built or added since is listed; "
+            "keep_unlisted lists them all)") if old.ours else (
+        f"{count(len(gone), 'page')} built in this run that {possessive(generator)} sitemap "
+        f"leaves out (its config excludes them) left out too, e.g. {first.label} "
+        "(keep_unlisted lists them)")
+    return [row for i, row in enumerate(rows) if i not in gone], [said]
+
+
+def _cache(values: Mapping[str, Any]) -> Path:
+    """The run's cache folder, where the git pass keeps its cache: ``cache_dir``, else
+    ``.cache/sitemapkit`` in the project (``_project``), else beside the working
+    directory."""
+    setting = values["cache_dir"]
+    return Path(setting) if setting else Path(values.get("_project") or ".") / DEFAULT_CACHE
 
 
 def _mtime(path: Path) -> float | None:
@@ -393,6 +446,10 @@ def _mapped_note(sources: Sources) -> list[str]:
     ways = [count(n, "page") + f" mapped by {how}" for n, how in
             ((sources.by_map, "--map"), (sources.by_generator, "the generator's own records"),
              (sources.by_edit_link, "their edit links")) if n]
+    if sources.chosen:
+        ways.append(f"{count(sources.chosen, 'page')} with two source files dated by the one "
+                    "the generator builds it from (MkDocs writes X/index.md after X.md, "
+                    "and the later one is the page)")
     return ["; ".join(ways)] if ways else []
 
 

@@ -5,8 +5,11 @@ generator is one new module with a ``detect`` function, listed in ``FAMILIES``."
 
 from __future__ import annotations
 
+import os
+import re
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import (
@@ -42,6 +45,72 @@ def detect(source: Path, generator: str = "") -> Layout | None:
         if layout is not None:
             return layout
     return None
+
+
+USUAL_FOLDERS = ("docs", "website", "doc", "documentation", "book")
+PARENTS = 8  # output folders sit a few levels under their project (docs/.vitepress/dist)
+OUTSIDE_PARENTS = 3  # ... and outside a repository, no further up than that
+_MARK = re.compile(rb"""<meta\s+name=["']?generator["']?\s+content=["']?([A-Za-z]+)""", re.I)
+
+
+@dataclass
+class Project:
+    """Where ``find_project`` found the generator's project, and what it says of it."""
+
+    folder: Path | None
+    said: str = ""  # how it was found, or why none was
+    others: list[Path] = field(default_factory=list)  # more folders with a config
+
+
+def find_project(out: Path, here: Path) -> Project:
+    """The generator's project for the output ``out`` when no ``--source`` is given:
+    the nearest folder above the output (up to the repository's top) with a config
+    this package knows, else the current folder, else one of its usual docs folders
+    (``docs/``, ``website/``, ...). The first found is taken; the others are named."""
+    try:
+        start = out.resolve()
+    except OSError:
+        start = out.absolute()
+    top = next((p for p in (start, *start.parents) if (p / ".git").exists()), None)
+    above = [p for p in start.parents][:PARENTS if top is not None else OUTSIDE_PARENTS]
+    if top is not None and top in above:
+        above = above[: above.index(top) + 1]
+    order = [*above, here.resolve(), *(here.resolve() / name for name in USUAL_FOLDERS)]
+    mark = _generator_mark(start)
+    layouts = {folder: layout for folder in dict.fromkeys(order) if folder.is_dir() and
+               (layout := detect(folder, mark)) is not None}
+    # a config whose generator the output's pages name comes first (a Hugo build beside
+    # an unrelated mkdocs.yml)
+    found = sorted(layouts, key=lambda f: bool(mark) and
+                   not layouts[f].family.lower().startswith(mark))
+    if not found:
+        return Project(None, f"no generator config in {here}, above {out} or in "
+                       f"{'/, '.join(USUAL_FOLDERS)}/: pass --source with the folder that "
+                       "holds it")
+    chosen = found[0]
+    how = "the current folder" if chosen == here.resolve() else \
+        "a folder above the output" if chosen in above else "a docs folder of the current one"
+    return Project(chosen, f"project {_shown(chosen, here)} ({how}; --source chooses another)",
+                   found[1:])
+
+
+def _generator_mark(out: Path) -> str:
+    """The generator the output's front page names (``<meta name="generator">``),
+    lower-cased, or ""."""
+    try:
+        with open(out / "index.html", "rb") as fh:
+            head = fh.read(1 << 16)
+    except OSError:
+        return ""
+    found = _MARK.search(head)
+    return found[1].decode().lower() if found else ""
+
+
+def _shown(folder: Path, here: Path) -> str:
+    try:
+        return os.path.relpath(folder, here.resolve())
+    except ValueError:
+        return str(folder)
 
 
 def read_site(out: Path, base: str, project: Path | None, name: str,

@@ -19,6 +19,22 @@ from ...rules.dates import normalize_lastmod
 from ...rules.model import EntryError
 
 LANGUAGE = re.compile(r"[a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*")  # a language-like folder name
+# ISO 639-1: the language codes a folder of per-language configs is named by (``de/``,
+# ``pt-BR/``); a folder named like one that is not (``api/``, ``web/``) is a project's
+ISO_639_1 = frozenset("""
+aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv
+cy da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr
+ht hu hy hz ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw
+ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb nd ne ng nl nn no nr nv
+ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk sl sm sn so sq sr
+ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi
+yo za zh zu""".split())
+
+
+def is_language(name: str) -> bool:
+    """A folder name that is a language tag: an ISO 639-1 code, then subtags."""
+    return LANGUAGE.fullmatch(name) is not None and \
+        re.split(r"[-_]", name, maxsplit=1)[0] in ISO_639_1
 
 
 @dataclass(frozen=True)
@@ -90,6 +106,9 @@ class Layout:
     # front page, a copy of its first chapter); left out with that reason
     not_pages: Callable[[Built], dict[str, str]] | None = None
     base_missing: str = ""  # the --base-url to pass when ``base_from`` names none
+    # of several existing candidates, the one the generator builds the page from (None:
+    # it cannot be told, and the page is reported, never guessed)
+    choose: Callable[[list[str]], str | None] | None = None
 
 
 def url_key(path: str) -> str:

@@ -5,7 +5,10 @@ sitemapkit leaves out is named with its reason (``missing``)."""
 
 from __future__ import annotations
 
+import hashlib
 import html
+import json
+import os
 import re
 import zlib
 from dataclasses import dataclass, field
@@ -15,6 +18,7 @@ from xml.etree import ElementTree
 
 from ..._display import count
 from ..._files import open_regular, open_unpacked, read_regular
+from ...options import DEFAULT_CACHE
 from ...protocol import (
     MAX_BYTES,
     SITEMAP_NS,
@@ -47,6 +51,7 @@ class OldSitemap:
     kept: list[str] = field(default_factory=list)  # language-folder sitemaps not the generator's
     ours: bool = False  # written by sitemapkit (an earlier run): nothing to compare with
     not_urls: list[str] = field(default_factory=list)  # locs that are no URL ("None")
+    written: float | None = None  # the entry point's modification time
 
     @property
     def dated(self) -> int:
@@ -70,6 +75,10 @@ def read_old(out_dir: Path, name: str, base: str) -> OldSitemap | None:
     if root.is_file():
         seen = True
         found.ours = _ours(root)  # still read: a re-run keeps the clusters it wrote
+        try:
+            found.written = root.stat().st_mtime
+        except OSError:
+            pass
         _read_file(root, out_dir, base, found, found.children)
     folders = sorted(p for p in out_dir.iterdir() if p.is_dir() and not p.is_symlink()) \
         if out_dir.is_dir() else []
@@ -272,3 +281,36 @@ def _local(url: str, out_dir: Path, base: str) -> Path | None:
     rel = unquote(url[len(base):])
     target = (out_dir / rel).resolve()
     return target if target.is_relative_to(out_dir.resolve()) else None
+
+
+def _exclusions_file(out_dir: Path, cache: Path | None) -> Path:
+    digest = hashlib.sha1(os.path.abspath(out_dir).encode()).hexdigest()[:12]
+    return (cache or Path(DEFAULT_CACHE)) / f"generator-excluded-{digest}.json"
+
+
+def save_exclusions(out_dir: Path, pages: list[str], cache: Path | None = None) -> None:
+    """Remember the output pages the generator's sitemap left out on purpose, when
+    that sitemap is replaced: a later run over the same output (ours, then) leaves out
+    exactly those again, and nothing else. Kept beside the working directory, never in
+    the output (``cache``: the run's cache folder); a failure to keep it only costs
+    that."""
+    path = _exclusions_file(out_dir, cache)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        temporary.write_text(json.dumps({"out": os.path.abspath(out_dir),
+                                         "pages": sorted(pages)}), "utf-8")
+        os.replace(temporary, path)
+    except OSError:
+        pass
+
+
+def load_exclusions(out_dir: Path, cache: Path | None = None) -> frozenset[str]:
+    """What ``save_exclusions`` kept for ``out_dir`` (empty: nothing, or unreadable)."""
+    try:
+        data = json.loads(_exclusions_file(out_dir, cache).read_text("utf-8"))
+    except (OSError, ValueError):
+        return frozenset()
+    if not isinstance(data, dict) or data.get("out") != os.path.abspath(out_dir):
+        return frozenset()
+    return frozenset(str(p) for p in data.get("pages") or ())

@@ -33,6 +33,7 @@ class Sources:
     made_lists: set[str] = field(default_factory=set)  # pages the generator made as lists
     declared: dict[str, str] = field(default_factory=dict)  # source -> front-matter lastmod
     not_pages: dict[str, str] = field(default_factory=dict)  # page path -> why it is none
+    chosen: int = 0  # pages with two existing sources, of which the generator uses one
 
     def rebase(self, old: str, new: str) -> None:
         """Sources the generator recorded under ``old`` (the folder it built from) are
@@ -90,6 +91,10 @@ def find_sources(pages: list[BuiltPage], out: Path, base: str, layout: Layout | 
             result.files[page.path] = ""
         else:
             found = [c for c in layout.candidates(page.path) if exists(c)]
+            if len(found) > 1 and layout.choose is not None and \
+                    (chosen := layout.choose(found)) is not None:
+                result.chosen += 1
+                found = [chosen]
             if len(found) > 1:
                 result.conflicts.append(f"{page.path}: {' and '.join(found)}")
             result.files[page.path] = exists.root + "/" + found[0] if len(found) == 1 else ""

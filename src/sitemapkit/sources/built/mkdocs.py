@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from .family import LANGUAGE, Built, Known, Layout, join, read_config, site_url, stem
+from .family import Built, Known, Layout, is_language, join, read_config, site_url, stem
 
 CONFIGS = {"mkdocs.yml": "MkDocs", "properdocs.yml": "ProperDocs", "zensical.toml": "Zensical"}
 
@@ -71,7 +71,7 @@ def _language_configs(source: Path) -> list[_Config]:
     for parent in (source, source / "docs"):
         try:
             folders = sorted(p for p in parent.iterdir() if p.is_dir() and
-                             LANGUAGE.fullmatch(p.name) and p.name != "docs")
+                             is_language(p.name))
         except OSError:
             continue
         found += [c for c in map(_config_in, folders) if c is not None]
@@ -89,6 +89,7 @@ def detect(source: Path, generator: str) -> Layout | None:
         blog = blog_dir(only.project.get("plugins"))
         return Layout(family, only.docs, candidates, base_url=only.url,
                       base_from=f"{only.name} site_url",
+                      choose=written_last if family in ("MkDocs", "ProperDocs") else None,
                       made_lists=None if blog is None else partial(blog_views, blog))
     first = min(configs, key=lambda c: len(_path_of(c.url)))
     base = first.url
@@ -176,6 +177,18 @@ def candidates(path: str) -> list[str]:
         return [name + ".md"]
     own = [name + ".md"] if name else []
     return own + [join(name, "index.md"), join(name, "README.md")]
+
+
+def written_last(found: list[str]) -> str | None:
+    """The one of ``X.md``, ``X/index.md`` and ``X/README.md`` that MkDocs builds
+    ``X/index.html`` from: it walks a folder's files before its subfolders', so the
+    folder's own page is written after ``X.md`` and replaces it; of ``index.md`` and
+    ``README.md`` it excludes the README."""
+    for suffix in ("/index.md", "/README.md"):
+        chosen = [path for path in found if path.endswith(suffix) or path == suffix[1:]]
+        if chosen:
+            return chosen[0]
+    return None
 
 
 def blog_views(folder: str, built: Built) -> frozenset[str]:
