@@ -314,9 +314,12 @@ pagerSize = 2
 [taxonomies]
 tag = "tags"
 """
-LIST = '{{ define "main" }}<nav class=crumbs><a href="/blog/b1/">crumb</a></nav><ul class=list>' \
+# a theme that renders each list as one <article> whose <header> holds the breadcrumb
+# (Hugo's own documentation does): a page's first header link is no entry of it
+LIST = '{{ define "main" }}<article><header><nav class=crumbs><a href="/blog/b1/">crumb</a>' \
+       '</nav><h1>{{ .Title }}</h1></header><ul class=list>' \
        '{{ range .Pages }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}' \
-       '</ul>{{ end }}'
+       '</ul></article>{{ end }}'
 HOME = '{{ define "main" }}<ul class=list>{{ range (.Paginate site.RegularPages).Pages }}' \
        '<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ul>{{ end }}'
 LAYOUTS = {
@@ -346,7 +349,22 @@ def hugo_repo(tmp_path: Path, more: dict[str, str], post_weight: int) -> Repo:
     return repo
 
 
+def hugo_own_lastmods(hugo: str, root: Path) -> dict[str, str]:
+    """Hugo's own sitemap lastmods with ``enableGitInfo``, built aside: a list page
+    without a content file of its own is dated there by its newest page, by Hugo."""
+    aside = root.parent / "hugo-git-info"
+    run(hugo, "--enableGitInfo", "--quiet", "-d", str(aside), cwd=root)
+    text = (aside / "sitemap.xml").read_text()
+    return {loc.removeprefix(SITE): when for loc, when in
+            re.findall(r"<loc>(.*?)</loc>\s*<lastmod>(.*?)</lastmod>", text)}
+
+
 def test_hugo_sections_tags_and_pagination_are_dated_by_what_they_list(tmp_path):
+    """A list page is as new as the newest page Hugo's content tree puts in it: the
+    home page every page, a section every page below it, a term every page naming it,
+    the taxonomy every page with a term, a pager page its list's; never the links in
+    its HTML (a breadcrumb to b1 on every list, a footer link). Where the list page has
+    no content file of its own, that is Hugo's own date for it (enableGitInfo)."""
     hugo = need("hugo")
     repo = hugo_repo(tmp_path, {"content/docs/b.md": PAGE.format(title="B", weight=2,
                                                                   tags="x, y", text="b")}, 3)
@@ -364,23 +382,26 @@ def test_hugo_sections_tags_and_pagination_are_dated_by_what_they_list(tmp_path)
     ref = {url: reference_date(repo.root, path) for url, path in sources.items()}
     ref["docs/"] = reference_date(repo.root, "content/docs/_index.md")
     home = reference_date(repo.root, "content/_index.md")
-    want = {"": newest(home, ref["docs/a/"], ref["docs/b/"]),  # page 1 of the home list
-            "page/2/": ref["blog/b1/"],
-            "docs/": newest(ref["docs/"], ref["docs/a/"], ref["docs/b/"]),  # not the crumb
+    every = newest(home, ref["docs/a/"], ref["docs/b/"], ref["blog/b1/"])
+    want = {"": every, "page/2/": every,  # the home page's list, on each of its pages
+            "docs/": newest(ref["docs/"], ref["docs/a/"], ref["docs/b/"]),
             "blog/": ref["blog/b1/"],
             "tags/x/": newest(ref["docs/a/"], ref["docs/b/"]),
             "tags/y/": newest(ref["docs/b/"], ref["blog/b1/"]),
-            "tags/": None}  # lists only tag pages, which have no source of their own
+            "tags/": newest(ref["docs/a/"], ref["docs/b/"], ref["blog/b1/"])}
     for path, date in want.items():
         assert got[SITE + path] == date, (path, got[SITE + path], date)
-    assert want["docs/"] == T1 and want[""] == T1 and want["blog/"] == T2
+    assert want["docs/"] == T1 and want[""] == T2 and want["blog/"] == T2
+    hugos = hugo_own_lastmods(hugo, repo.root)
+    for path in ("blog/", "tags/", "tags/x/", "tags/y/"):  # no content file of their own
+        assert got[SITE + path] == hugos[path], (path, got[SITE + path], hugos[path])
     assert "list pages dated by the newest page they list" in stderr
-    assert "1 page with no source file" in stderr  # tags/
 
 
 def test_a_hugo_section_listing_a_page_git_cannot_date_has_no_date_and_says_why(tmp_path):
     """The section's newest listed page is unknown when one of them has no date (here
-    untracked): the section is undated with a note, never dated by the others."""
+    untracked): the section is undated with a note, never dated by the others; so are
+    the home page and the term that list it."""
     hugo = need("hugo")
     repo = hugo_repo(tmp_path, {}, 2)
     repo.commit(T1, {"content/docs/a.md": PAGE.format(title="A", weight=1, tags="x",
@@ -392,15 +413,15 @@ def test_a_hugo_section_listing_a_page_git_cannot_date_has_no_date_and_says_why(
     got = lastmods(out)
     assert got["docs/a/"] == T1 and got["blog/b1/"] == T0 and got["docs/new/"] is None
     assert got["docs/"] is None and got["tags/x/"] is None and "page/2/" not in got
-    assert got["tags/y/"] == T0 and got[""] == T1  # they list dated pages only
+    assert got[""] is None and got["tags/"] is None  # they list it too
+    assert got["tags/y/"] == T0 and got["blog/"] == T0  # they list dated pages only
     assert "1 page built in this run that Hugo's sitemap leaves out (its config excludes them) " \
         "left out too, e.g. page/2/index.html" in stderr
-    assert "2 list pages without lastmod: each lists a page with no date, so how new it is " \
+    assert "list pages without lastmod: each lists a page with no date, so how new it is " \
         "cannot be told (e.g." in stderr
     assert "content/docs/new.md)" in stderr
 
 
-# --- Sphinx: autodoc pages are dated by the module they document ---------------------------
 def test_sphinx_autodoc_pages_are_as_new_as_the_module_they_document(tmp_path):
     repo = sphinx_project(tmp_path / "ad", {
         "index.rst": "Home\n====\n\n.. toctree::\n\n   api\n   plain\n",
@@ -463,3 +484,32 @@ def test_a_mkdocstrings_handler_that_cannot_be_had_reports_every_object():
         "3 objects on 2 pages not found among the objects mkdocstrings' Python handler "
         "loaded, so their source files are not counted in those pages' lastmod (e.g. api.md "
         "renders pkg.a)"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_a_list_pages_date_comes_only_from_its_members(data):
+    """Whatever a list page's HTML links to, with the generator's membership its date
+    is the newest of its own source's and its members', and None when one member has
+    no date: never a date of a page outside its membership."""
+    from sitemapkit.sources.built.listed import with_members
+    names = [f"/c/p{i}.md" for i in range(8)]
+    when = {n: data.draw(st.one_of(st.none(), st.datetimes(
+        min_value=datetime(2020, 1, 1), max_value=datetime(2025, 1, 1),
+        timezones=st.just(datetime.now().astimezone().tzinfo))), label=n) for n in names}
+    rows = [PageRow(SITE + f"p{i}/", n, f"p{i}/index.html") for i, n in enumerate(names)]
+    members = data.draw(st.lists(st.sampled_from(names), unique=True), label="members")
+    own = data.draw(st.sampled_from([None, *names]), label="own")
+    lst = PageRow(SITE + "list/", own or "", "list/index.html")
+    dates = GitDates(dates={n: d for n, d in when.items() if d is not None})
+    listed = with_members([*rows, lst], {"list/index.html": tuple(members)})
+    got = page_dates(listed, dates).dates[-1]
+    counted = [m for m in members if m != own]
+    own_date = when[own] if own else None
+    if own and own_date is None:
+        assert got is None  # an undated source stays undated
+    elif any(when[m] is None for m in counted):
+        assert got is None
+    else:
+        known = [d for d in [own_date, *(when[m] for m in counted)] if d is not None]
+        assert got == (max(known) if known else None)

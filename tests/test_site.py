@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -51,13 +52,18 @@ def history(repo: Repo, pages: dict[str, str]) -> None:
     repo.commit("2024-07-21T08:15:00+05:30", {n: pages[n] + "\nLast.\n" for n in names[1::3]})
 
 
-def check_dates(out: Path, root: Path, sources: dict[str, str | None],
+def check_dates(out: Path, root: Path, sources: dict[str, str | tuple[str, ...] | None],
                 absent: tuple[str, ...] = ()) -> dict[str, str | None]:
-    """Each listed page (by path under BASE) has its source's reference date."""
+    """Each listed page (by path under BASE) has its source's reference date; a list
+    page (a tuple: its own source, if any, and its members) the newest of theirs."""
     got = {u.loc.removeprefix(BASE): u.lastmod for u in read_set(out, BASE).urls}
     for path, source in sources.items():
         assert path in got, f"{path} not listed; listed: {sorted(got)}"
-        want = reference_date(root, source) if source else None
+        if isinstance(source, tuple):
+            dates = [reference_date(root, s) for s in source]
+            want = max(dates, key=datetime.fromisoformat) if all(dates) and dates else None
+        else:
+            want = reference_date(root, source) if source else None
         assert got[path] == want, (path, source, got[path], want)
     for path in absent:
         assert path not in got, f"{path} must not be listed"
@@ -234,12 +240,15 @@ def test_hugo_multilingual_with_slugs_aliases_and_taxonomies(tmp_path, with_map)
     users = out / "files" / "sitemapkit-map.json"  # a user's file of the map's name
     users.write_text('{"not": "a page map"}\n')
     done = site(out, *args, source=repo.root)
-    got = check_dates(out, repo.root, {
-        "": "content/_index.md", "de/": "content/_index.de.md",
-        "posts/": "content/posts/_index.md", "posts/first/": "content/posts/first.md",
+    english = ("content/_index.md", "content/posts/_index.md", "content/posts/first.md",
+               "content/posts/second.md", "content/about/index.md")
+    got = check_dates(out, repo.root, {  # list pages: by Hugo's content tree
+        "": english, "de/": ("content/_index.de.md", "content/posts/first.de.md"),
+        "posts/": english[1:4], "posts/first/": "content/posts/first.md",
         "de/posts/first/": "content/posts/first.de.md", "about/": "content/about/index.md",
         "posts/custom-second/": "content/posts/second.md",  # its slug, read by both
-        "tags/": None, "tags/a/": None, "de/posts/": None},
+        "tags/": ("content/posts/first.md",), "tags/a/": ("content/posts/first.md",),
+        "de/posts/": ("content/posts/first.de.md",)},
         absent=("old-first/", "en/", "404.html", "de/404.html"))
     assert len(got) == 11
     urls = {u.loc: u for u in read_set(out, BASE).urls}

