@@ -525,3 +525,25 @@ def test_the_generators_exclusions_hold_on_a_rerun_and_nothing_else(tmp_path):
     done = site(out)
     assert listed(out) == {"", "a.html", "new.html"}, done.stderr
     assert "internal.html" in done.stderr
+
+
+def test_hugo_built_with_base_url_over_a_development_config_takes_the_build_url(tmp_path):
+    """``hugo --baseURL=…`` over a config naming a development URL: Hugo's own sitemap
+    and every canonical agree on the deployed URL, so that is the site's, and both
+    are said; the pages are dated as ever. Run as the README says: no --source, no
+    --base-url, from the project's root."""
+    repo = Repo(tmp_path / "h")
+    repo.write("hugo.toml", HUGO_CONFIG.replace(f'baseURL = "{BASE}"',
+                                                'baseURL = "http://0.0.0.0:1313/"'))
+    assert "0.0.0.0" in (repo.root / "hugo.toml").read_text()
+    for path, text in HUGO_LAYOUTS.items():
+        repo.write(path, text)
+    repo.write(".gitignore", "public/\n.hugo_build.lock\n.cache/\n")
+    history(repo, HUGO_PAGES)
+    run(BIN / "hugo", "--baseURL", BASE, cwd=repo.root)
+    done = run(sys.executable, "-m", "sitemapkit", "site", "public", "--validate", "strict",
+               cwd=repo.root)
+    assert f"base URL {BASE} from the locs of Hugo's sitemap.xml and every page's " \
+        "canonical URL, which agree; Hugo's baseURL names http://0.0.0.0:1313/" in done.stderr
+    check_dates(repo.root / "public", repo.root, {
+        "posts/first/": "content/posts/first.md", "about/": "content/about/index.md"})

@@ -148,6 +148,14 @@ def _site(out_dir: str | os.PathLike[str], base_url: str | None, *,
     except ValueError as exc:
         raise ConfigError(f"{exc} ({whence})" if whence else str(exc)) from None
     found, layout, old = read_site(out, base, project, name, early)
+    if whence and (built_at := _site_by_pages(found)) is not None and built_at != base:
+        theirs = read_base(out, name)  # the generator's own sitemap, of this build
+        if theirs is not None and normalize_base_url(theirs) == built_at:
+            whence = (f"the locs of {possessive(early.family if early else 'the generator')} "
+                      f"{name} and every page's canonical URL, which agree; {whence} names "
+                      f"{base} (the build was given another URL, as hugo --baseURL does)")
+            base = built_at
+            found, layout, old = read_site(out, base, project, name, early)
     unversioned = version_canonicals(found, version_root) if version_root else 0
     meta = generator_meta(found)
     notes, warnings = _scan_notes(found, base, whence)
@@ -242,6 +250,20 @@ def _base_url(given: str | None, layout: Layout | None, out: Path, name: str,
         "pass --base-url with the site's URL of that folder"
     raise ConfigError(f"no base URL for {out}: {looked}, and {out / name} names no page of "
                       f"the output; {fix}")
+
+
+def _site_by_pages(found: Scan) -> str | None:
+    """The site's URL as the pages give it, when not one page's canonical agrees with
+    the base URL the scan was given (None: some agree, or none names one)."""
+    if not found.other_base or len(found.other_base) != found.canonicals:
+        return None
+    page, canonical = found.other_base[0]
+    path = page[: -len("index.html")] if page.endswith("index.html") else page
+    site = canonical[: -len(path)] if path and canonical.endswith(path) else canonical
+    try:
+        return normalize_base_url(site)
+    except ValueError:
+        return None
 
 
 def _scan_notes(found: Scan, base: str, whence: str) -> tuple[list[str], list[str]]:
