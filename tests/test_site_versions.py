@@ -232,3 +232,40 @@ def test_a_killed_runs_work_tree_is_removed_by_the_next(deployed: tuple[Repo, Pa
         assert str(stale / "tree") not in repo.git("worktree", "list")
     finally:
         live.rmdir()
+
+
+@pytest.mark.parametrize("alias_type", ["symlink", "copy"])
+def test_mike_canonical_version_lists_the_alias(tmp_path: Path, alias_type: str) -> None:
+    """mike's ``canonical_version: latest`` points every version's pages at latest/: the
+    alias's URLs are listed, the pages of the version it holds, dated as of that
+    version's deploy commit, and the version folders are said to be left out. The
+    project's mkdocs.yml is in docs/, run from the repository's root as the README
+    says (no --source)."""
+    repo = Repo(tmp_path / "project")
+    conf = yaml.safe_dump({"site_name": "V", "site_url": SITE, "docs_dir": "pages",
+                           "plugins": [{"mike": {"canonical_version": "latest"}}]})
+    repo.commit("2024-01-10T10:00:00+01:00", {
+        "docs/mkdocs.yml": conf, "docs/pages/index.md": "# Home\n",
+        "docs/pages/guide.md": "# Guide\n", ".gitignore": "site/\n.cache/\n"})
+    done = run(os.path.join(BIN, "mike"), "deploy", "1.0", cwd=repo.root / "docs")
+    assert done.returncode == 0, done.stderr
+    repo.commit("2024-02-20T11:00:00+00:00", {"docs/pages/guide.md": "# Guide\n\nMore.\n"})
+    done = run(os.path.join(BIN, "mike"), "deploy", "--alias-type", alias_type, "2.0",
+               "latest", cwd=repo.root / "docs")
+    assert done.returncode == 0, done.stderr
+    repo.commit("2024-03-03T03:00:00+00:00", {"docs/pages/index.md": "# Home, later\n"})
+    pages = repo.root.parent / "gh-pages"
+    repo.git("worktree", "add", "-q", str(pages), "gh-pages")
+    assert "latest/guide/" in (pages / "1.0/guide/index.html").read_text()  # its canonical
+    done = sitemapkit("site", pages, "--base-url", SITE, cwd=repo.root)
+    assert done.returncode == 0, done.stderr
+    assert "1 version (latest): 2 URLs" in done.stdout, done.stdout + done.stderr
+    assert "mike's canonical_version" in done.stderr and "1.0, 2.0 are not listed" in \
+        done.stderr
+    urls = version_urls(pages, "latest")
+    assert urls == {f"{SITE}latest/": last_change_at(repo, "HEAD~1", "docs/pages/index.md"),
+                    f"{SITE}latest/guide/": last_change_at(repo, "HEAD~1",
+                                                          "docs/pages/guide.md")}
+    assert urls[f"{SITE}latest/"] == "2024-01-10T10:00:00+01:00"  # not HEAD's 2024-03-03
+    index = (pages / "sitemap.xml").read_text()
+    assert index.count("<sitemap>") == 1 and f"{SITE}latest/sitemap.xml" in index

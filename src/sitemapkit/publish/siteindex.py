@@ -103,7 +103,10 @@ def build_index(dirs: Sequence[str | os.PathLike[str]], out_file: str | os.PathL
     root = out_dir.resolve()
     rel_dirs = []
     for child in children:
-        resolved = child.resolve()
+        # a linked folder (mike's ``latest -> 2.0``) is listed at the link's own place,
+        # when both the link and where it leads are inside the index's folder
+        linked = child.is_symlink() and child.resolve().is_relative_to(root)
+        resolved = child.parent.resolve() / child.name if linked else child.resolve()
         if not resolved.is_relative_to(root) or resolved == root:
             raise SiteIndexError(f"{child} is not below {out_dir}; an index lists only sitemaps in "
                               "its own directory or below (sitemapkit rules 28)")

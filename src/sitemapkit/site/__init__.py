@@ -101,19 +101,24 @@ def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str | None = None, 
                   map_file: str | os.PathLike[str] | None = None,
                   indexnow: Mapping[str, Any] | None = None,
                   version_root: str | None = None,
-                  rebase: tuple[str, str] | None = None, **values: Any) -> Outcome:
+                  rebase: tuple[str, str] | None = None, through_link: bool = False,
+                  **values: Any) -> Outcome:
     """Write sitemaps for the built site in ``out_dir`` (see ``_site``). The work trees
     of commits the generator read without checking them out (Antora's branches) live
-    for the run, and are removed after it, whatever happens."""
+    for the run, and are removed after it, whatever happens. ``through_link``:
+    ``out_dir`` is a symbolic link the caller vouches for (mike's alias folder inside
+    the same output), written through."""
     with RefTrees() as trees:
         return _site(out_dir, base_url, source=source, map_file=map_file, indexnow=indexnow,
-                     version_root=version_root, rebase=rebase, trees=trees, **values)
+                     version_root=version_root, rebase=rebase, trees=trees,
+                     through_link=through_link, **values)
 
 
 def _site(out_dir: str | os.PathLike[str], base_url: str | None, *,
           source: str | os.PathLike[str] | None, map_file: str | os.PathLike[str] | None,
           indexnow: Mapping[str, Any] | None, version_root: str | None,
-          rebase: tuple[str, str] | None, trees: RefTrees, **values: Any) -> Outcome:
+          rebase: tuple[str, str] | None, trees: RefTrees, through_link: bool,
+          **values: Any) -> Outcome:
     """Write sitemaps for the built site in ``out_dir``; ``source`` is the generator's
     project directory (its config file there says which generator built it). Without
     ``base_url``, the site's URL is the one the generator's config names, else the one
@@ -130,6 +135,8 @@ def _site(out_dir: str | os.PathLike[str], base_url: str | None, *,
     settings = publish_settings(settings_values, indexnow)
     writer = writer_options(settings_values, changes_file=settings_values["changes_file"] or (
         default_record(out) if settings.indexnow else None))
+    if through_link:
+        writer = replace(writer, follow_symlink=True)
     rules = page_rules(settings_values)
     # absolute once: every source path derives from it, and git dates then take the
     # paths as they are (a relative one costs an abspath per page, three times over)

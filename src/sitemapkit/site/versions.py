@@ -30,7 +30,13 @@ from ..publish.siteindex import IndexResult, build_index
 from ..rules.urls import normalize_base_url
 from ..sources.built.mapping import repository_top
 from ..sources.built.scan import require_dir
-from ..sources.built.versions import Version, Versions, deployed_refs, find_versions
+from ..sources.built.versions import (
+    Version,
+    Versions,
+    canonical_folder,
+    deployed_refs,
+    find_versions,
+)
 from ..sources.git.commands import GitFailed
 from ..sources.git.revision import Revisions
 from . import site_sitemaps
@@ -73,6 +79,7 @@ def versioned_sitemaps(out_dir: str | os.PathLike[str], base_url: str | None, *,
     top = repository_top(project) if project is not None else None
     result = VersionedOutcome()
     _refs_from_deploys(found, out, project, deploy_branch, result)
+    _canonical_version(found, out, base, result)
     missing = [v.name for v in found.chosen if not (out / v.name).is_dir()]
     if missing:
         raise ConfigError(f"{shown_path(out)} has no folder for {count(len(missing), 'version')} "
@@ -107,6 +114,25 @@ def _refs_from_deploys(found: Versions, out: Path, project: Path | None,
         result.infos.append(f"source commits from mike's deploy commits on {where}")
 
 
+def _canonical_version(found: Versions, out: Path, base: str, result: VersionedOutcome) -> None:
+    """mike's ``canonical_version``: every version's pages name their canonical URL in
+    one folder (an alias, ``latest``, or a version). Then that folder's URLs are the
+    ones listed, the pages of the version it holds, dated as of that version's commit;
+    the other versions' pages point there, and are left out, in one line."""
+    canonical = canonical_folder(found, out, base)
+    if canonical is None:
+        return
+    folder, holder = canonical
+    others = [v.name for v in found.chosen if v.name != folder]
+    found.chosen = [Version(folder, holder.aliases, holder.ref, holder.whence)]
+    found.aliases.pop(folder, None)
+    result.infos.append(
+        f"every version's pages name their canonical URL under {folder}/ (mike's "
+        f"canonical_version): {folder}/ is listed, the pages of {holder.name} dated as of "
+        f"its commit; the folders {', '.join(sorted(others))} are not listed: their pages' "
+        "canonicals point there")
+
+
 def _one(version: Version, commit: str | None, out: Path, base: str, project: Path | None,
          top: Path | None, revisions: Revisions, cache: str, values: Mapping[str, Any],
          result: VersionedOutcome) -> Outcome:
@@ -128,8 +154,12 @@ def _one(version: Version, commit: str | None, out: Path, base: str, project: Pa
         result.warnings.append(f"{name}: {_why_undated(version, project, top)}: its pages "
                                "are listed without lastmod")
     rebase = (str(top), where) if where and top is not None else None
-    outcome: Outcome = site_sitemaps(out / name, base + quote(name) + "/", source=source,
-                            version_root=base, rebase=rebase,
+    folder = out / name
+    # mike's symlinked alias (``latest -> 2.0``), listed for canonical_version: its set
+    # is written through the link, into the version's folder inside this output
+    inside = folder.is_symlink() and folder.resolve().is_relative_to(out.resolve())
+    outcome: Outcome = site_sitemaps(folder, base + quote(name) + "/", source=source,
+                            version_root=base, rebase=rebase, through_link=inside,
                             **{**values, "robots_txt": False, "cache_dir": cache})
     shown = f"{project}@{commit[:12]}" if commit and project else ""
 

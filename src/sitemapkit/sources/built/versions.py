@@ -16,6 +16,7 @@ import subprocess
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
+from urllib.parse import unquote
 
 from ...errors import InputError
 
@@ -140,3 +141,35 @@ def _deploys(where: Path, rev: str) -> dict[str, str]:
         if match and match["version"] not in found:
             found[match["version"]] = match["rev"]
     return found
+
+
+_CANONICAL = re.compile(rb"""<link\b[^>]*\brel=["']?canonical["']?[^>]*\bhref=["']?([^"'\s>]+)""",
+                        re.IGNORECASE)
+_CANONICAL_FIRST = re.compile(rb"""<link\b[^>]*\bhref=["']?([^"'\s>]+)["']?[^>]*\brel=["']?"""
+                              rb"""canonical""", re.IGNORECASE)
+
+
+def canonical_folder(found: Versions, out: Path, base: str) -> tuple[str, Version] | None:
+    """mike's ``canonical_version``: when every chosen version's front page names its
+    canonical URL in one folder of the output, an alias (``latest``) or a version,
+    that folder and the version it holds; else None."""
+    named: set[str] = set()
+    for version in found.chosen:
+        try:
+            with open(out / version.name / "index.html", "rb") as fh:
+                head = fh.read(1 << 16)
+        except OSError:
+            return None
+        match = _CANONICAL.search(head) or _CANONICAL_FIRST.search(head)
+        href = match[1].decode("utf-8", "replace") if match else ""
+        if not href.startswith(base):
+            return None
+        named.add(unquote(href[len(base):]).split("/", 1)[0])
+    if len(named) != 1:
+        return None
+    folder = named.pop()
+    target = found.aliases.get(folder, folder)
+    holder = next((v for v in found.chosen if v.name == target), None)
+    if holder is None or all(v.name == folder for v in found.chosen):
+        return None
+    return folder, holder
