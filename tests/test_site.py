@@ -547,3 +547,52 @@ def test_hugo_built_with_base_url_over_a_development_config_takes_the_build_url(
         "canonical URL, which agree; Hugo's baseURL names http://0.0.0.0:1313/" in done.stderr
     check_dates(repo.root / "public", repo.root, {
         "posts/first/": "content/posts/first.md", "about/": "content/about/index.md"})
+
+
+def test_sources_the_build_staged_out_of_git_are_dated_as_the_tracked_files(tmp_path):
+    """A build that copies its sources into a git-ignored folder and builds from there
+    (the config's docs_dir points at it): each staged file is the tracked file with its
+    bytes, dated by that file's history; bytes that two tracked files hold are not
+    guessed, and a page made from an untracked file is a warning."""
+    repo = Repo(tmp_path / "p")
+    repo.write("mkdocs.yml", f"site_name: T\nsite_url: {BASE}\ndocs_dir: .staging/docs\n")
+    repo.write(".gitignore", "site/\n.cache/\n.staging/\n")
+    repo.commit("2024-01-10T09:00:00+01:00", {
+        "src/en/index.md": "# Home\n", "src/en/guide.md": "# Guide\n",
+        "src/en/same.md": "# Same\n", "src/de/same.md": "# Same\n"})
+    repo.commit("2024-03-05T14:30:00-05:00", {"src/en/guide.md": "# Guide\n\nMore.\n"})
+    staging = repo.root / ".staging" / "docs"
+    staging.mkdir(parents=True)
+    for name in ("index.md", "guide.md", "same.md"):
+        shutil.copy(repo.root / "src/en" / name, staging / name)
+    (staging / "generated.md").write_text("# Made by the build\n")
+    run(sys.executable, "-m", "mkdocs", "build", "-q", cwd=repo.root)
+    done = run(sys.executable, "-m", "sitemapkit", "site", "site", cwd=repo.root)
+    got = check_dates(repo.root / "site", repo.root, {
+        "": "src/en/index.md", "guide/": "src/en/guide.md", "same/": None, "generated/": None})
+    assert got["guide/"] == "2024-03-05T14:30:00-05:00"
+    assert "2 source files the build copied out of git (into an ignored or untracked " \
+        "folder) dated as the tracked file with the same bytes, e.g. .staging/docs/" \
+        in done.stderr, done.stderr
+    assert "1 source file the build copied out of git hold the bytes of several tracked " \
+        "files, so they stay undated, e.g. .staging/docs/same.md = src/de/same.md and " \
+        "src/en/same.md" in done.stderr
+    assert "warning: 2 pages made from files that are not in git" in done.stderr
+
+
+def test_keep_unlisted_lists_what_the_generator_left_out_without_calling_it_stale(tmp_path):
+    out = tmp_path / "out"
+    plain_site(out, ["index.html", "a.html", "internal.html"])
+    (out / "sitemap.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/'
+        f'schemas/sitemap/0.9"><url><loc>{BASE}</loc></url><url><loc>{BASE}a.html</loc>'
+        '</url></urlset>\n')
+    report = tmp_path / "report.jsonl"
+    done = site(out, "--keep-unlisted", "--validate", "strict", "--report", str(report))
+    assert listed(out) == {"", "a.html", "internal.html"}, done.stderr
+    assert "1 page built in this run that the generator's sitemap leaves out (its config " \
+        "excludes them) listed all the same (keep_unlisted), e.g. internal.html" in done.stderr
+    assert "stale" not in done.stderr and "warning:" not in done.stderr, done.stderr
+    rows = [json.loads(line) for line in report.read_text().splitlines()]
+    assert [r["reason"] for r in rows if r["change"] == "added"] == [
+        "listed by keep_unlisted; the generator's config leaves it out of its sitemap"]

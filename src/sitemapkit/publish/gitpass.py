@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from .._display import count
 from ..options import DEFAULT_CACHE
 from ..sources.built.mapping import Sources, repository_top
 from ..sources.built.scan import BuiltPage
 from ..sources.git.ahead import Ahead
+from ..sources.git.blobs import staged_sources
 from ..sources.git.dates import GitDates, git_dates
 from ..sources.pages import PageRow
 from .settings import git_options
@@ -68,3 +71,40 @@ def _git_pass(paths: list[str], values: Mapping[str, Any],
     cache = str(Path(source or ".") / (DEFAULT_CACHE if setting is None else setting)) \
         if setting != "" else None
     return git_dates(paths, git_options(values, cache)), []
+
+
+def unstaged(rows: list[PageRow], dates: GitDates, values: Mapping[str, Any],
+             source: str | os.PathLike[str] | None) -> tuple[list[PageRow], list[str]]:
+    """Rows made from files git does not track (a build's staged copies) made from the
+    tracked files with the same bytes instead, those dated into ``dates`` in a second
+    pass over them only; (the rows, what was said). Nothing runs when every source is
+    tracked: the usual case costs nothing."""
+    loose = [p for row in rows for p in (row.source, *row.parts)
+             if p and dates.state(p) in ("untracked", "not-in-git")]
+    top = repository_top(Path(source).resolve()) if source is not None else None
+    if not loose or top is None:
+        return rows, []
+    staged = staged_sources([os.path.abspath(p) for p in loose], str(top))
+    said = []
+    if staged.found:
+        def tracked(path: str) -> str:
+            return staged.found.get(os.path.abspath(path), path) if path else path
+
+        rows = [replace(row, source=tracked(row.source), parts=tuple(map(tracked, row.parts)))
+                for row in rows]
+        more, warnings = _git_pass(sorted(set(staged.found.values())), values, source)
+        dates.update(more)
+        dates.warnings += [w for w in warnings if w not in dates.warnings]
+        dates.notes = dates.notes_for(row.source for row in rows if row.source)
+        copy, original = next(iter(staged.found.items()))
+        said.append(f"{count(len(staged.found), 'source file')} the build copied out of git "
+                    "(into an ignored or untracked folder) dated as the tracked file with the "
+                    f"same bytes, e.g. {os.path.relpath(copy, top)} = "
+                    f"{os.path.relpath(original, top)}")
+    if staged.ambiguous:
+        copy, equals = next(iter(staged.ambiguous.items()))
+        shown = " and ".join(os.path.relpath(e, top) for e in equals[:3])
+        said.append(f"{count(len(staged.ambiguous), 'source file')} the build copied out of "
+                    "git hold the bytes of several tracked files, so they stay undated, e.g. "
+                    f"{os.path.relpath(copy, top)} = {shown}")
+    return rows, said

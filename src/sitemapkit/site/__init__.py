@@ -27,7 +27,7 @@ from ..heads.meta import page_identity
 from ..options import DEFAULT_CACHE, SITE, for_host
 from ..protocol import DEFAULT_FILENAME
 from ..publish.dating import page_dates
-from ..publish.gitpass import dates_ahead, row_dates
+from ..publish.gitpass import dates_ahead, row_dates, unstaged
 from ..publish.pipeline import Outcome, publish_pages
 from ..publish.settings import default_record, page_rules, publish_settings, writer_options
 from ..rules.urls import normalize_base_url
@@ -36,13 +36,14 @@ from ..sources.built.compare import (
     EXCLUDED,
     NO_SOURCE,
     UNSOURCED,
+    Difference,
     differences,
     possessive,
     summary,
     without_floor,
     write_report,
 )
-from ..sources.built.family import Layout
+from ..sources.built.family import Layout, is_language
 from ..sources.built.floor import (
     OldSitemap,
     generator_entry,
@@ -191,8 +192,9 @@ def _site(out_dir: str | os.PathLike[str], base_url: str | None, *,
     old, stale_notes = _stale(old, rows, out, layout.family if layout else GENERATOR_NAMES.get(
         generator_meta(found), "the generator"))
     rows, served_notes = _served_at(rows, old, layout)
+    kept: set[str] = set()  # pages keep_unlisted lists that the generator's sitemap does not
     rows, unlisted_notes = _unlisted_by_generator(
-        rows, old, out, {**settings_values, "_project": project}, unlisted,
+        rows, old, out, {**settings_values, "_project": project, "_kept": kept}, unlisted,
         layout.family if layout else GENERATOR_NAMES.get(generator_meta(found), "the generator"))
     served_notes[:0] = stale_notes + unlisted_notes
     if settings_values["date_lists"] and settings_values["lastmod"] != "none":
@@ -200,6 +202,7 @@ def _site(out_dir: str | os.PathLike[str], base_url: str | None, *,
             with_lists(rows, out, layout.lists if layout else None, sources.made_lists)
     rows, language_notes = _with_alternates(rows, old, pages)
     dates = row_dates(rows, settings_values, source, warnings, ahead)
+    rows, staged_notes = unstaged(rows, dates, settings_values, source)
     generator = layout.family if layout else GENERATOR_NAMES.get(meta, "the generator")
     dated = page_dates(rows, dates)
     outcome = publish_pages(rows, dates, settings_values["lastmod"], out, base, writer,
@@ -210,18 +213,22 @@ def _site(out_dir: str | os.PathLike[str], base_url: str | None, *,
         {row.loc for row, date in zip(rows, dated.dates, strict=True)
          if settings_values["lastmod"] == "none" or date is None}  # asked only when it gave dates
     report = None if settings.dry_run else settings_values["report"]  # a dry run writes none
-    floor_notes, floor_warnings = _floor(old, rows, undated, found, base, unlisted, generator,
-                                         report)
-    if report and (old is None or old.ours or not old.locs):
-        write_report(report, without_floor(found, unlisted, _undated_reasons(
-            rows, dated.dates, dates, settings_values["lastmod"])))
+    reasons = _undated_reasons(rows, dated.dates, dates, settings_values["lastmod"])
+    floor_notes, floor_warnings, compared = _floor(old, rows, undated, found, base, unlisted,
+                                                   generator, report, kept)
+    if report:  # every run: what was left out and what is undated, each with its reason
+        said = {d.url for d in compared}
+        write_report(report, compared + [d for d in without_floor(found, unlisted, reasons)
+                                         if d.url not in said])
+    warnings += _undated_with_sources(rows, dated.dates, dates)
     still = unsourced if settings_values["drop_unsourced"] else \
         sum(1 for row, date in zip(rows, dated.dates, strict=True)
             if not row.source and date is None)
     notes += sources.notes + _unsourced_note(still, settings_values, source, layout,
-                                                    version_root is not None) + \
-        _mapped_note(sources)
-    notes += dates.notes
+                                                    version_root is not None,
+                                                    _unsourced_kinds(rows, dated.dates, sources))
+    notes += _mapped_note(sources)
+    notes += staged_notes + dates.notes
     if dated.declared and settings_values["lastmod"] != "none":
         notes.append(f"{count(dated.declared, 'page')} dated by their front matter "
                      f"({layout.declares if layout else 'a date'}), which {generator} "
@@ -310,6 +317,24 @@ def _undated_reasons(rows: list[PageRow], dated: list[Any], dates: GitDates, las
                 "what it lists has no date" if row.lists else "git gave its source no date"
         found[row.loc] = (row.label, why)
     return found
+
+
+SOURCE_UNDATED = ("untracked", "not-in-git")  # a file the page is made from, outside git
+
+
+def _undated_with_sources(rows: list[PageRow], dated: list[Any], dates: GitDates
+                          ) -> list[str]:
+    """Pages whose source file exists but git gave no date for (untracked, ignored, or
+    outside the repository): a warning, as the build may have staged its sources
+    (copied them into an ignored folder) or generated them."""
+    found: dict[str, list[str]] = {}
+    for row, date in zip(rows, dated, strict=True):
+        if date is None and row.source and (state := dates.state(row.source)) in SOURCE_UNDATED:
+            found.setdefault(state, []).append(row.source)
+    return [f"{count(len(paths), 'page')} made from files that {STATES[state][1]}, so "
+            f"without lastmod, e.g. {paths[0]}: commit it, or, where the build copies its "
+            "sources elsewhere first, give --map with the tracked files"
+            for state, paths in found.items()]
 
 
 def _generator_not_pages(pages: list[BuiltPage], sources: Sources,
@@ -416,7 +441,7 @@ def _unlisted_by_generator(rows: list[PageRow], old: OldSitemap | None, out: Pat
     left it out (``save_exclusions`` kept which) and its file is older than our set (a
     second run without a new build gives the same set); any other page, one built or
     added since among them, is listed."""
-    if old is None or not old.locs or values["keep_unlisted"]:
+    if old is None or not old.locs or (values["keep_unlisted"] and old.ours):
         return rows, []
     floor = {page_identity(loc) for loc in old.locs}
     outside = [i for i, row in enumerate(rows) if page_identity(row.loc) not in floor]
@@ -441,6 +466,13 @@ def _unlisted_by_generator(rows: list[PageRow], old: OldSitemap | None, out: Pat
         why = CONFIG_EXCLUDED
         if not values["dry_run"]:
             save_exclusions(out, [rows[i].label for i in gone], _cache(values))
+        if values["keep_unlisted"]:  # listed, and said so: not "stale files"
+            kept = values["_kept"]
+            kept.update(rows[i].loc for i in gone)
+            return rows, [f"{count(len(gone), 'page')} built in this run that "
+                          f"{possessive(generator)} sitemap leaves out (its config excludes "
+                          f"them) listed all the same (keep_unlisted), e.g. "
+                          f"{rows[min(gone)].label}"] if gone else []
     for i in sorted(gone):
         unlisted[rows[i].loc] = (rows[i].label, why)
     if not gone:
@@ -485,7 +517,7 @@ def _mapped_note(sources: Sources) -> list[str]:
 
 def _unsourced_note(unsourced: int, values: Mapping[str, Any],
                     source: str | os.PathLike[str] | None, layout: Layout | None,
-                    versioned: bool = False) -> list[str]:
+                    versioned: bool = False, kinds: list[str] | None = None) -> list[str]:
     """How many pages have no source, and why: the setup's cause when there is one."""
     if not unsourced:
         return []
@@ -499,8 +531,42 @@ def _unsourced_note(unsourced: int, values: Mapping[str, Any],
     elif layout is None:
         why = f"no generator config in {source}, and no --map or edit link names them"
     else:
-        why = "list and taxonomy pages, pages the generator made, pages no rule maps"
+        why = "; ".join(kinds or ()) or "pages no rule maps"
+        what += "; --map FILE names the source of any page"
     return [f"{count(unsourced, 'page')} with no source file ({why}): {what}"]
+
+
+def _unsourced_kinds(rows: list[PageRow], dated: list[Any], sources: Sources) -> list[str]:
+    """The pages without a source or a date, by kind, in the words of a site: the list
+    pages the generator made, pages under language folders (translations whose source
+    was not found), and the rest, each with an example."""
+    made: list[str] = []
+    other: list[str] = []
+    languages: dict[str, list[str]] = {}
+    for row, date in zip(rows, dated, strict=True):
+        if row.source or date is not None:
+            continue
+        first = row.label.split("/", 1)[0]
+        if row.label in sources.made_lists:
+            made.append(row.label)
+        elif "/" in row.label and is_language(first):
+            languages.setdefault(first, []).append(row.label)
+        else:
+            other.append(row.label)
+    kinds = []
+    if made:
+        kinds.append(f"{count(len(made), 'list page')} the generator made (tags, archives, "
+                     f"pagination) that list no dated page, e.g. {made[0]}")
+    if languages:
+        folders = sorted(languages)
+        shown = ", ".join(f"{f}/" for f in folders[:6]) + (" …" if len(folders) > 6 else "")
+        n = sum(len(pages) for pages in languages.values())
+        kinds.append(f"{count(n, 'page')} under the language folders {shown}: translations "
+                     f"whose source was not found (a config per language? pass --source with "
+                     f"the folder that holds them), e.g. {languages[folders[0]][0]}")
+    if other:
+        kinds.append(f"{count(len(other), 'page')} no rule maps, e.g. {other[0]}")
+    return kinds
 
 
 def _with_alternates(rows: list[PageRow], old: OldSitemap | None,
@@ -537,9 +603,10 @@ def _with_alternates(rows: list[PageRow], old: OldSitemap | None,
 
 def _floor(old: OldSitemap | None, rows: list[PageRow], undated: set[str], found: Scan,
            base: str, unlisted: dict[str, tuple[str, str]], generator: str,
-           report: str | None) -> tuple[list[str], list[str]]:
+           report: str | None, kept: set[str]) -> tuple[list[str], list[str], list[Difference]]:
     """The generator's sitemaps against what was written (nothing to compare with
-    when there is none, or it is ours from an earlier run)."""
+    when there is none, or it is ours from an earlier run): (notes, warnings, the
+    differences, for the report)."""
     unread = [f"cannot read {possessive(generator)} sitemap {why}: it is replaced, but what "
               "it listed is not compared" for why in (old.unreadable if old and not old.ours
                                                       else [])]
@@ -548,13 +615,11 @@ def _floor(old: OldSitemap | None, rows: list[PageRow], undated: set[str], found
            "and those are not compared"] if old is not None and old.not_urls and \
         not old.ours else []
     if old is None or old.ours or not old.locs:
-        return odd, unread
+        return odd, unread, []
     listed = {row.loc: row.label for row in rows}
-    found_differences = differences(old, listed, found, base, unlisted, undated)
-    if report:
-        write_report(report, found_differences)
+    found_differences = differences(old, listed, found, base, unlisted, undated, kept)
     notes, warnings = summary(found_differences, old, generator, len(listed), report)
-    return odd + notes, unread + warnings
+    return odd + notes, unread + warnings, found_differences
 
 
 def _replaced(old: OldSitemap | None, out: Path, generator: str) -> list[str]:

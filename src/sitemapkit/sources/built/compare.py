@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -34,11 +35,16 @@ class Difference:
     detail: str = ""  # the canonical it points to
 
 
+KEPT = "listed by keep_unlisted; the generator's config leaves it out of its sitemap"
+
+
 def differences(old: OldSitemap, listed: dict[str, str], found: Scan, base: str,
-                unlisted: dict[str, tuple[str, str]], undated: set[str]) -> list[Difference]:
+                unlisted: dict[str, tuple[str, str]], undated: set[str],
+                kept: Collection[str] = ()) -> list[Difference]:
     """``listed``: URL -> output path of each page written; ``unlisted``: page URL ->
     (output path, reason) for pages the scan kept that the options left out
-    (``exclude``, ``drop_unsourced``); ``undated``: URLs written without lastmod."""
+    (``exclude``, ``drop_unsourced``); ``undated``: URLs written without lastmod;
+    ``kept``: URLs listed by ``keep_unlisted`` that the generator built and left out."""
     unmatched = [loc for loc in old.locs if loc not in listed]  # exact first: the usual case
     ours = {page_identity(url) for url in listed} if unmatched else set()
     why = {page_identity(item.url): (item.path, item.reason, item.detail) for item in found.left}
@@ -61,7 +67,8 @@ def differences(old: OldSitemap, listed: dict[str, str], found: Scan, base: str,
             theirs = theirs or {page_identity(loc): d for loc, d in old.locs.items()}
             dated = theirs.get(page_identity(url))
         if dated is None:
-            result.append(Difference(url, "added", "not in the generator's sitemap", path))
+            result.append(Difference(url, "added", KEPT if url in kept else
+                                     "not in the generator's sitemap", path))
         elif dated and url in undated:
             result.append(Difference(url, "undated", "no source file found, so no lastmod; "
                                      "the generator's sitemap gave one", path))
@@ -95,7 +102,7 @@ def summary(found: list[Difference], old: OldSitemap, generator: str, listed: in
     warnings: list[str] = []
     owner = possessive(generator)
     left = [d for d in found if d.change == "left out"]
-    added = [d for d in found if d.change == "added"]
+    added = [d for d in found if d.change == "added" and d.reason != KEPT]
     where = f"; every one in {report}" if report else "; --report FILE lists every one"
     if left:
         by_reason = Counter(d.reason for d in left)
