@@ -161,7 +161,7 @@ def test_mdbook_chapters_from_summary_dated_with_their_includes(tmp_path):
         assert want is not None
         assert got[base + page] == want, (page, got[base + page], want)
     assert got[base + "extra.html"] == reference_date(repo.root, "src/extra.html")
-    left = {row["page"]: row["reason"] for row in report if row["change"] == "left out"}
+    left = {row["page"]: row["reason"] for row in report if row["change"] == "not listed"}
     assert "first chapter, intro.html" in left.pop("index.html")
     assert left == {"print.html": "noindex page", "toc.html": "noindex page",
                     "404.html": "404 page", "moved.html": "redirect stub"}, left

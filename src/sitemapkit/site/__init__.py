@@ -304,12 +304,12 @@ def _undated_reasons(rows: list[PageRow], dated: list[Any], dates: GitDates, las
                      ) -> dict[str, tuple[str, str]]:
     """URL -> (output path, why it has no lastmod) for each row written without one."""
     found = {}
+    if lastmod == "none":  # asked for: nothing to say page by page
+        return {}
     for row, date in zip(rows, dated, strict=True):
         if date is not None:
             continue
-        if lastmod == "none":
-            why = "lastmod is none"
-        elif not row.source:
+        if not row.source:
             why = NO_SOURCE
         else:
             state = dates.state(row.source)

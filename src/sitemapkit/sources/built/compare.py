@@ -29,7 +29,8 @@ class Difference:
     url: str
     change: str  # "left out" (the generator listed it), "added" (it did not), or
     # "undated" (listed by both; the generator gave a lastmod, sitemapkit has none).
-    # Without a generator's sitemap: every page left out, every URL without lastmod.
+    # Beside those, on every run: "not listed" (a page of the output that no sitemap
+    # lists, with its reason) and "undated" for every other URL without lastmod.
     reason: str
     page: str = ""  # its file in the output
     detail: str = ""  # the canonical it points to
@@ -76,17 +77,18 @@ def differences(old: OldSitemap, listed: dict[str, str], found: Scan, base: str,
 
 
 NO_SOURCE = "no source file found, so no lastmod"
+NOT_LISTED = "not listed"  # a page of the output no sitemap lists, the generator's neither
 
 
 def without_floor(found: Scan, unlisted: dict[str, tuple[str, str]],
                   undated: dict[str, tuple[str, str]]) -> list[Difference]:
-    """The report where the generator wrote no sitemap to compare with (mdBook), or
-    the one here is sitemapkit's own: every page of the output left out, and every
-    URL written without lastmod, each with its reason. ``undated``: URL -> (output
-    path, why)."""
-    result = [Difference(item.url, "left out", SINGULAR.get(item.reason, item.reason),
+    """What the report says beside the comparison with the generator's sitemap (all of
+    it, where there is none: mdBook, or sitemapkit's own set): every page of the
+    output not listed, and every URL written without lastmod, each with its reason.
+    ``undated``: URL -> (output path, why)."""
+    result = [Difference(item.url, NOT_LISTED, SINGULAR.get(item.reason, item.reason),
                          item.path, item.detail) for item in found.left]
-    result += [Difference(url, "left out", reason, path)
+    result += [Difference(url, NOT_LISTED, reason, path)
                for url, (path, reason) in unlisted.items()]
     result += [Difference(url, "undated", reason, path)
                for url, (path, reason) in undated.items()]

@@ -287,6 +287,9 @@ class ContentIndex:
 
         branches = {(rel_dir, lang) for _, rel_dir, name, lang in files
                     if name.startswith("_index.")}
+        # front matter is read only for the taxonomies the output has pages of
+        heads = {part for key in pages for part in key.split("/", 2)[:2]}
+        plurals = frozenset(p for p in plurals if p in heads)
         for path, rel_dir, _, lang in files:
             add(self._home(lang), path)
             parts = _segments(rel_dir)
