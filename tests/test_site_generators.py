@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from docs_projects import need, npm_modules
-from gitref import reference_date
+from gitref import newest, reference_date
 from gitrepo import Repo
 from sitemap_check import read_set
 
@@ -98,10 +98,6 @@ def check(out: Path, root: Path, before: dict[str, bool], report: list[dict[str,
     assert report_.ok(), "\n".join(f.text() for f in report_.findings)
     return got
 
-
-def newest(*dates: str | None) -> str | None:
-    known = [d for d in dates if d]
-    return max(known, key=datetime.fromisoformat) if known else None
 
 
 def dated_history(repo: Repo, files: dict[str, str], later: dict[int, dict[str, str]]) -> None:

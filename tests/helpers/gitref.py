@@ -54,3 +54,10 @@ def reference_date(root: Path, path: str, ignored: set[str] = frozenset(),  # ty
             rev = f"{commit}^"
         else:
             return when
+
+
+def newest(*dates: str | None) -> str | None:
+    """The latest of ISO dates (None ignored): a list page's expected date."""
+    from datetime import datetime
+    known = [d for d in dates if d]
+    return max(known, key=datetime.fromisoformat) if known else None
