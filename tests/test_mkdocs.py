@@ -165,7 +165,8 @@ def test_existing_robots_txt_is_kept_and_never_doubled(tmp_path):
 
 
 @pytest.mark.parametrize("line", ["Sitemap: HTTPS://Example.com/sitemap.xml",
-                                  "  sitemap:https://example.com:443/sitemap.xml"])
+                                  "  sitemap:https://example.com:443/sitemap.xml",
+                                  "SITEMAP : https://example.com/sitemap.xml  # the index"])
 def test_a_robots_line_naming_the_index_in_another_spelling_is_not_doubled(tmp_path, line):
     robots = f"User-agent: *\nDisallow:\n\n{line}\n"
     repo = mkdocs_project(tmp_path / "p", {**PAGES, "robots.txt": robots})

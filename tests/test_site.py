@@ -556,6 +556,37 @@ def test_hugo_built_with_base_url_over_a_development_config_takes_the_build_url(
         "posts/first/": "content/posts/first.md", "about/": "content/about/index.md"})
 
 
+def test_a_base_url_nothing_in_the_output_confirms_is_said(tmp_path):
+    """A Hugo theme without canonical links, run with a --base-url on another host than
+    the build's: Hugo's sitemap puts the site elsewhere, so that is a warning naming
+    what was checked (strict fails), and that sitemap is no floor: no page is called
+    left out, added or stale while every page is written. With no sitemap and no
+    canonical, a note says nothing confirmed the URL."""
+    repo = Repo(tmp_path / "h")
+    repo.write("hugo.toml", f'baseURL = "{BASE}"\ntitle = "T"\n')
+    for path, text in HUGO_LAYOUTS.items():
+        repo.write(path, text.replace('<link rel="canonical" href="{{ .Permalink }}">', ""))
+    repo.write(".gitignore", "public/\n.hugo_build.lock\n.cache/\n")
+    history(repo, {k: v for k, v in HUGO_PAGES.items() if ".de." not in k})
+    run(BIN / "hugo", cwd=repo.root)
+    wrong = "https://wrong.example.org/"
+    report = tmp_path / "report.jsonl"
+    done = run(sys.executable, "-m", "sitemapkit", "site", "public", "--base-url", wrong,
+               "--validate", "strict", "--report", str(report), cwd=repo.root, check=False)
+    assert done.returncode == 1, done.stderr
+    assert f"warning: the base URL {wrong} (given) is confirmed by neither Hugo's " \
+        f"sitemap.xml, whose locs are under {BASE}, nor the pages (no page names a canonical " \
+        "URL): check --base-url; that sitemap is not compared with the set written" \
+        in done.stderr, done.stderr
+    assert "listed are left out" not in done.stderr and "stale" not in done.stderr, done.stderr
+    rows = [json.loads(line) for line in report.read_text().splitlines()]
+    assert not [r for r in rows if r["change"] in ("left out", "added")], rows
+    again = run(sys.executable, "-m", "sitemapkit", "site", "public", "--base-url", wrong,
+                cwd=repo.root)
+    assert f"nothing in the output confirms the base URL {wrong} (given): no page names a " \
+        "canonical URL, and no sitemap Hugo wrote in this build lists its pages" in again.stderr
+
+
 def test_sources_the_build_staged_out_of_git_are_dated_as_the_tracked_files(tmp_path):
     """A build that copies its sources into a git-ignored folder and builds from there
     (the config's docs_dir points at it): each staged file is the tracked file with its

@@ -241,6 +241,7 @@ def docusaurus_project(tmp_path: Path, template: Path, trailing: bool) -> Repo:
         text = text.replace("baseUrl: '/',", "baseUrl: '/',\n  trailingSlash: true,")
     config.write_text(text)
     repo.write(".gitignore", "node_modules\nbuild/\n.docusaurus/\n.cache/\n")
+    repo.write("static/robots.txt", ROBOTS)  # copied into build/ as it is
     repo.commit(DATES[0])
     intro = next(repo.root.glob("docs/intro.md*"))
     post = next(repo.root.glob("blog/2019-05-28-first-blog-post.md*"))
@@ -253,6 +254,7 @@ def docusaurus_project(tmp_path: Path, template: Path, trailing: bool) -> Repo:
     return repo
 
 
+ROBOTS = "User-agent: *\r\nDisallow:\r\n\r\nSitemap : https://example.com/sitemap.xml # all pages\r\n"
 DECLARED = "---\nlast_update:\n  date: 2023-04-05\n---\n# Declared\n\nIts date is set.\n"
 
 
@@ -284,6 +286,7 @@ def test_docusaurus_from_its_template(tmp_path, docusaurus_template, trailing):
     newest_post = max(post_dates, key=datetime.fromisoformat)
     assert got[BASE + "blog" + slash] == newest_post == DATES[1]  # its newest post: route data
     assert "Docusaurus" in stderr and "mapped by the generator's own records" in stderr
+    assert (out / "robots.txt").read_bytes() == ROBOTS.encode()  # its line names our index
 
 
 def test_docusaurus_two_locales_a_translation_and_fallbacks(tmp_path, docusaurus_template):
@@ -392,6 +395,19 @@ def test_vitepress_clean_urls_two_locales_and_a_rewrite(tmp_path, vitepress_modu
     assert (out / "sitemap.xml").read_bytes() == first and "e.g. internal.html" in again
     site(out, repo.root / "docs", "--keep-unlisted")
     assert BASE + "internal" in {u.loc for u in read_set(out, BASE).urls}
+    # no site URL to be read: the error says why, in the config's own terms
+    config = repo.root / "docs/.vitepress/config.mjs"
+    (out / "sitemap.xml").unlink()
+    for text, why in (
+            (VITEPRESS_CONFIG.replace("'%s'", "SITE_URL"), "config.mjs sets sitemap.hostname "
+             "to SITE_URL, which sitemapkit does not evaluate"),
+            (re.sub(r"  sitemap: .*?\n(?=  rewrites)", "", VITEPRESS_CONFIG, flags=re.S),
+             "config.mjs has no sitemap.hostname (VitePress writes no sitemap without it)")):
+        config.write_text("const SITE_URL = process.env.SITE_URL\n" + text)
+        done = subprocess.run([sys.executable, "-m", "sitemapkit", "site", str(out)],
+                              cwd=repo.root, capture_output=True, text=True)
+        assert done.returncode == 2 and f"no base URL for {out}: {why}, and there is no " \
+            f"{out / 'sitemap.xml'}; pass --base-url" in done.stderr, done.stderr
 
 
 # --- Astro Starlight, from the npm registry (Node 22 from its npm package) ----------------
@@ -569,6 +585,45 @@ def test_zensical_a_config_per_language_under_docs(tmp_path, source):
         "de/setup/": "docs/de/docs/setup.md"})
     assert got[BASE + "de/setup/"] == DATES[1] != got[BASE + "setup/"]  # not the link's
     assert "warning:" not in stderr and "list page" not in stderr, stderr
+
+
+def test_zensical_language_configs_the_build_writes_into_an_ignored_folder(tmp_path):
+    """The build script of a multilingual site writes each language's config into a
+    git-ignored staging folder (``.build/<lang>/mkdocs.yml``), copies the English pages
+    there with the translations over them, and builds each language into one output.
+    Run as the README says (the repository's root, no --source, no --base-url): the
+    staged configs are found, and each page is dated by the tracked file whose bytes
+    its staged source holds (a missing translation by the English original)."""
+    zensical = need("zensical")
+    repo = Repo(tmp_path / "z")
+    files = {"docs/en/docs/index.md": "# Home\n", "docs/en/docs/guide/index.md": "# Guide\n",
+             "docs/en/docs/setup.md": "# Setup\n", "docs/de/docs/index.md": "# Start\n",
+             "docs/de/docs/setup.md": "# Einrichtung\n", ".gitignore": "site/\n.cache/\n.build/\n"}
+    dated_history(repo, files, {1: {"docs/de/docs/setup.md": "# Einrichtung\n\nMehr.\n"},
+                                2: {"docs/en/docs/guide/index.md": "# Guide\n\nNewer.\n"}})
+    out = repo.root / "site"
+    for lang, into in (("en", out), ("de", out / "de")):  # what the build script does
+        stage = repo.root / ".build" / lang
+        shutil.copytree(repo.root / "docs/en/docs", stage / "docs")
+        shutil.copytree(repo.root / "docs" / lang / "docs", stage / "docs", dirs_exist_ok=True)
+        url = BASE if lang == "en" else BASE + "de/"
+        (stage / "mkdocs.yml").write_text(LANGUAGE_CONFIG.format(url=url, lang=lang))
+        run(zensical, "build", "-f", "mkdocs.yml", cwd=stage)
+        shutil.copytree(stage / "site", into)
+    before = generator_urls(out)
+    report = repo.root / "report.jsonl"
+    done = subprocess.run([sys.executable, "-m", "sitemapkit", "site", "site", "--validate",
+                           "strict", "--report", str(report)], cwd=repo.root,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    rows = compared([json.loads(line) for line in report.read_text().splitlines()])
+    got = check(out, repo.root, before, rows, {
+        "": "docs/en/docs/index.md", "guide/": "docs/en/docs/guide/index.md",
+        "setup/": "docs/en/docs/setup.md", "de/": "docs/de/docs/index.md",
+        "de/setup/": "docs/de/docs/setup.md", "de/guide/": "docs/en/docs/guide/index.md"})
+    assert got[BASE + "de/setup/"] == DATES[1] and got[BASE + "de/guide/"] == DATES[2]
+    assert "dated as the tracked file with the same bytes" in done.stderr, done.stderr
+    assert "warning:" not in done.stderr, done.stderr
 
 
 # --- Jekyll (Debian's package, with jekyll-sitemap) ---------------------------------------

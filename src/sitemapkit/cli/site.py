@@ -85,16 +85,17 @@ def run(args: argparse.Namespace) -> int:
                                     map_file=args.map_file, indexnow=indexnow, **values)
     except SitemapkitError as exc:
         return fail(exc)
+    project = []  # the project found, said first, where it is not the current folder
     if found is not None and found.folder is not None and (
             found.others or found.folder != Path.cwd().resolve()):
         others = f"; also a config in {', '.join(map(str, found.others))}" if found.others \
             else ""
-        outcome.infos[1:1] = [found.said + others]
+        project = [found.said + others]
     if not args.quiet:
         print(f"sitemapkit: {'dry run: ' if args.dry_run else ''}{outcome.infos[0]}")
     for warning in outcome.warnings:
         print(f"sitemapkit: warning: {warning}", file=sys.stderr)
-    for info in outcome.infos[1:] if not args.quiet else ():
+    for info in [*project, *outcome.infos[1:]] if not args.quiet else ():
         print(f"sitemapkit: {info}", file=sys.stderr)
     for error in outcome.errors:
         print(f"sitemapkit: error: {error}", file=sys.stderr)

@@ -21,11 +21,12 @@ from ..sources.pages import PageRow
 from .settings import cache_folder, git_options
 
 GitPass = tuple[GitDates, list[str]]  # the dates, the warnings of the pass
+PassAhead = tuple[frozenset[str], Ahead[GitPass]] | None  # the pass started early
 
 
 def dates_ahead(pages: list[BuiltPage], sources: Sources, values: Mapping[str, Any],
                  source: str | os.PathLike[str] | None
-                 ) -> tuple[frozenset[str], Ahead[GitPass]] | None:
+                 ) -> PassAhead:
     """The git pass started on the other core as soon as the sources are known, over
     the paths the rows will name (their sources and parts; what a list page lists is
     a source too), while the rows are built; ``row_dates`` takes it if they do."""
@@ -38,7 +39,7 @@ def dates_ahead(pages: list[BuiltPage], sources: Sources, values: Mapping[str, A
 
 def row_dates(rows: list[PageRow], values: Mapping[str, Any],
               source: str | os.PathLike[str] | None, warnings: list[str],
-              ahead: tuple[frozenset[str], Ahead[GitPass]] | None) -> GitDates:
+              ahead: PassAhead) -> GitDates:
     """The rows' git pass: the one started ahead when they name its paths, else run
     here (as where it was not started, or its child gave nothing)."""
     paths = list(dict.fromkeys(p for row in rows for p in (row.source, *row.parts, *row.lists)

@@ -22,8 +22,8 @@ def robots_sitemap_line(robots: Path, sitemap_urls: Iterable[str]) -> bool:
             text = fh.read().decode("utf-8")
     except FileNotFoundError:
         text = ""
-    present = {url_key(line.split(":", 1)[1].strip()) for line in text.splitlines()
-               if line.strip().lower().startswith("sitemap:")}  # one URL in any spelling
+    present = {url_key(url) for line in text.splitlines()
+               if (url := _sitemap_url(line))}  # one URL in any spelling
     missing = [u for u in sitemap_urls if url_key(u) not in present]
     if not missing:
         return False
@@ -34,6 +34,15 @@ def robots_sitemap_line(robots: Path, sitemap_urls: Iterable[str]) -> bool:
     text += "".join(f"Sitemap: {u}\n" for u in missing)
     atomic_write(robots, text)  # a crawler or a failed build never sees half of it
     return True
+
+
+def _sitemap_url(line: str) -> str:
+    """The URL of a ``Sitemap:`` line as RFC 9309 reads it: the key in any case, blanks
+    around the colon, a ``#`` comment after the value; "" for any other line."""
+    key, colon, value = line.lstrip("\ufeff").partition(":")
+    if not colon or key.strip().lower() != "sitemap":
+        return ""
+    return value.split("#", 1)[0].strip()
 
 
 def is_host_root(base_url: str) -> bool:

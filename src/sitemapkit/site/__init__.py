@@ -17,7 +17,7 @@ import json
 import os
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -26,10 +26,11 @@ from ..errors import ConfigError
 from ..heads.meta import page_identity
 from ..options import SITE, for_host
 from ..protocol import DEFAULT_FILENAME
-from ..publish.dating import page_dates
-from ..publish.gitpass import dates_ahead, row_dates, unstaged
+from ..publish.dating import Dated, page_dates
+from ..publish.gitpass import PassAhead, dates_ahead, row_dates, unstaged
 from ..publish.pipeline import Outcome, publish_pages
 from ..publish.settings import (
+    PublishSettings,
     cache_folder,
     default_record,
     page_rules,
@@ -71,8 +72,10 @@ from ..sources.built.scan import (
 )
 from ..sources.git.model import STATES, GitDates
 from ..sources.git.reftrees import RefTrees
-from ..sources.pages import PageRow
+from ..sources.pages import PageRow, PageRules
+from ..write.options import WriterOptions
 from ..write.output import remove_owned, removed_note
+from .report import SiteReport, Stage
 
 HUGO_TEMPLATE = Path(__file__).parent.parent / "data" / "hugo"  # home.sitemapkit.json, hugo.toml
 GENERATOR_NAMES = {"hugo": "Hugo", "zensical": "Zensical", "docusaurus": "Docusaurus",
@@ -121,6 +124,30 @@ def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str | None = None, 
                      through_link=through_link, **values)
 
 
+@dataclass
+class _Run:
+    """One run's settings and what its stages hand on: the output, its base URL, the
+    generator's layout and old sitemap, the pages to list and what was left out."""
+
+    out: Path
+    values: dict[str, Any]
+    settings: PublishSettings
+    writer: WriterOptions
+    rules: PageRules
+    project: Path | None
+    source: str | os.PathLike[str] | None
+    name: str = ""
+    base: str = ""
+    found: Scan | None = None
+    layout: Layout | None = None
+    old: OldSitemap | None = None
+    generator: str = "the generator"
+    pages: list[BuiltPage] = field(default_factory=list)
+    # URL -> (output path, why it is not listed)
+    unlisted: dict[str, tuple[str, str]] = field(default_factory=dict)
+    kept: set[str] = field(default_factory=set)  # listed by keep_unlisted only
+
+
 def _site(out_dir: str | os.PathLike[str], base_url: str | None, *,
           source: str | os.PathLike[str] | None, map_file: str | os.PathLike[str] | None,
           indexnow: Mapping[str, Any] | None, version_root: str | None,
@@ -132,36 +159,68 @@ def _site(out_dir: str | os.PathLike[str], base_url: str | None, *,
     its own sitemap's locs give. ``version_root``: ``out_dir`` is one version of a
     versioned site at that URL (``site.versions``), whose canonicals may name another;
     ``rebase`` (old, new): the generator's records name sources under ``old``, which
-    stand at ``new`` for this run (the project as of the version's commit)."""
+    stand at ``new`` for this run (the project as of the version's commit). The run
+    is a sequence of stages, each saying what it found into one report."""
     started = time.perf_counter()
+    run = _settings(Path(out_dir), source, indexnow, through_link, values)
+    report = SiteReport()
+    _read_output(run, base_url, version_root, report)
+    sources, ahead = _map_sources(run, map_file, trees, rebase, report)
+    rows, unsourced = _rows(run.pages, sources, run.rules, run.values, run.unlisted)
+    rows = _reconcile(run, rows, report)
+    rows, dates, dated = _date(run, rows, sources, ahead, report)
+    outcome = publish_pages(rows, dates, run.values["lastmod"], run.out, run.base, run.writer,
+                            run.settings, started,
+                            lambda: _replaced(run.old, run.out, run.generator), dated)
+    _compare(run, rows, dated, dates, report)
+    _said_undated(run, rows, dated, dates, sources, unsourced, version_root is not None, report)
+    if run.settings.dry_run:
+        if run.old is not None and not run.old.ours:
+            outcome.infos.append(f"would replace {possessive(run.generator)} {run.old.describe()}")
+    else:
+        outcome.infos += _map_artifacts(map_file, run.out)
+    return report.render(outcome, run.settings.validate == "strict")
+
+
+def _settings(out: Path, source: str | os.PathLike[str] | None,
+              indexnow: Mapping[str, Any] | None, through_link: bool,
+              values: Mapping[str, Any]) -> _Run:
     unknown = set(values) - {o.name for o in for_host(SITE)}
     if unknown:
         raise ConfigError(f"unknown options {sorted(unknown)} for sitemapkit site")
     settings_values = {**defaults(), **values}
-    out = Path(out_dir)
     settings = publish_settings(settings_values, indexnow)
     writer = writer_options(settings_values, changes_file=settings_values["changes_file"] or (
         default_record(out) if settings.indexnow else None))
     if through_link:
         writer = replace(writer, follow_symlink=True)
-    rules = page_rules(settings_values)
     # absolute once: every source path derives from it, and git dates then take the
     # paths as they are (a relative one costs an abspath per page, three times over)
     project = Path(os.path.abspath(source)) if source is not None else None
-    name = str(writer.resolved().filename)
+    return _Run(out, settings_values, settings, writer, page_rules(settings_values), project,
+                source)
+
+
+def _read_output(run: _Run, base_url: str | None, version_root: str | None,
+                 report: SiteReport) -> None:
+    """Stage one: the output's pages, the entry point's name, the base URL (the one
+    the build used wins over a config that names another, where the generator's
+    sitemap and every canonical agree), and the generator's old sitemap."""
+    out = run.out
+    name = str(run.writer.resolved().filename)
     require_dir(out)
-    adopted = None if settings_values["filename"] or writer.format != "xml" else \
+    adopted = None if run.values["filename"] or run.writer.format != "xml" else \
         generator_entry(out, name)
     if adopted is not None and adopted != name:  # the name its pages and robots.txt give
-        writer = replace(writer, filename=adopted)
+        run.writer = replace(run.writer, filename=adopted)
         name = adopted
-    early = detect(project) if project is not None else None
-    base_url, whence = _base_url(base_url, early, out, name, source)
+    early = detect(run.project) if run.project is not None else None
+    base_url, whence = _base_url(base_url, early, out, name, run.source)
     try:
         base = normalize_base_url(base_url)
     except ValueError as exc:
         raise ConfigError(f"{exc} ({whence})" if whence else str(exc)) from None
-    found, layout, old = read_site(out, base, project, name, early)
+    found, layout, old = read_site(out, base, run.project, name, early)
     if whence and (built_at := _site_by_pages(found)) is not None and built_at != base:
         theirs = read_base(out, name)  # the generator's own sitemap, of this build
         if theirs is not None and normalize_base_url(theirs) == built_at:
@@ -169,86 +228,153 @@ def _site(out_dir: str | os.PathLike[str], base_url: str | None, *,
                       f"{name} and every page's canonical URL, which agree; {whence} names "
                       f"{base} (the build was given another URL, as hugo --baseURL does)")
             base = built_at
-            found, layout, old = read_site(out, base, project, name, early)
+            found, layout, old = read_site(out, base, run.project, name, early)
+    run.name, run.base, run.found, run.layout, run.old = name, base, found, layout, old
+    run.generator = layout.family if layout else \
+        GENERATOR_NAMES.get(generator_meta(found), "the generator")
+    _confirmed(run, whence, report)
+    # before the scan's notes: it takes the pages whose canonical names another version
     unversioned = version_canonicals(found, version_root) if version_root else 0
-    meta = generator_meta(found)
     notes, warnings = _scan_notes(found, base, whence)
+    report.note(Stage.OUTPUT, notes[0], *([f"base URL {base} from {whence}"] if whence else []),
+                *link_notes(out, found), *notes[1:])
+    report.warn(Stage.OUTPUT, *warnings)
     if unversioned:
-        notes.append(f"{count(unversioned, 'page')} name a canonical URL without the version "
-                     f"(under {version_root}): listed at their version's URL (mike's plugin, "
-                     "or a site_url with the version, makes the canonicals agree)")
-    notes[1:1] = ([f"base URL {base} from {whence}"] if whence else []) + link_notes(out, found)
+        report.note(Stage.OUTPUT, f"{count(unversioned, 'page')} name a canonical URL without "
+                    f"the version (under {version_root}): listed at their version's URL "
+                    "(mike's plugin, or a site_url with the version, makes the canonicals "
+                    "agree)")
     if adopted is not None and adopted == name and name != DEFAULT_FILENAME["xml"]:
-        notes.append(f"the sitemaps are written as {name}, the generator's entry point, "
-                     "which its robots.txt and pages may name (filename chooses another)")
-    pages = [p for p in found.pages if not rules.excluded(p.path)]
-    unlisted = {p.url: (p.path, EXCLUDED) for p in found.pages if rules.excluded(p.path)}
-    sources = find_sources(pages, out, base, layout, project,
+        report.note(Stage.OUTPUT, f"the sitemaps are written as {name}, the generator's entry "
+                    "point, which its robots.txt and pages may name (filename chooses another)")
+    run.pages = [p for p in found.pages if not run.rules.excluded(p.path)]
+    run.unlisted.update({p.url: (p.path, EXCLUDED) for p in found.pages
+                         if run.rules.excluded(p.path)})
+
+
+def _confirmed(run: _Run, whence: str, report: SiteReport) -> None:
+    """Say what confirms the base URL: a page's canonical URL under it, or the locs of
+    the generator's sitemap of this build. Where the canonicals are silent and that
+    sitemap puts the site elsewhere, it is a warning naming both, and that sitemap is
+    no floor (comparing URLs at two sites would call every page left out and added);
+    where the output holds neither, a note says nothing confirmed it."""
+    found, old, base = run.found, run.old, run.base
+    assert found is not None
+    if found.canonicals > len(found.other_base):  # some page's canonical agrees
+        return
+    theirs = old if old is not None and not old.ours else None
+    if theirs is not None and any(loc.startswith(base) for loc in theirs.locs):
+        return
+    elsewhere = read_base(run.out, run.name) if theirs is not None else None
+    given = f"from {whence}" if whence else "given"
+    check = f"check {whence}, or pass --base-url" if whence else "check --base-url"
+    if theirs is None or elsewhere is None or normalize_base_url(elsewhere).startswith(base):
+        if theirs is None or not theirs.locs:
+            report.note(Stage.OUTPUT, f"nothing in the output confirms the base URL {base} "
+                        f"({given}): no page names a canonical URL, and no sitemap "
+                        f"{run.generator} wrote in this build lists its pages")
+        return
+    theirs.elsewhere = elsewhere
+    canonicals = "no page names a canonical URL" if not found.canonicals else \
+        f"{count(found.canonicals, 'page')} name canonical URLs elsewhere"
+    report.warn(Stage.OUTPUT, f"the base URL {base} ({given}) is confirmed by neither "
+                f"{possessive(run.generator)} {theirs.name}, whose locs are under {elsewhere}, "
+                f"nor the pages ({canonicals}): {check}; that sitemap is not compared with "
+                "the set written")
+
+
+def _map_sources(run: _Run, map_file: str | os.PathLike[str] | None, trees: RefTrees,
+                 rebase: tuple[str, str] | None, report: SiteReport
+                 ) -> tuple[Sources, PassAhead]:
+    """Stage two: each page's source, from the generator's own records, ``--map``,
+    edit links and the layout's rules; the git pass starts on them meanwhile."""
+    layout = run.layout
+    sources = find_sources(run.pages, run.out, run.base, layout, run.project,
                            Path(map_file) if map_file else None, trees.at)
-    warnings += [f"cannot check out commit {commit[:12]} of {gitdir} ({why}): the pages "
-                 f"{layout.family if layout else 'the generator'} read there go out without "
-                 "lastmod" for (gitdir, commit), why in trees.failed.items()]
+    report.warn(Stage.SOURCES, *(
+        f"cannot check out commit {commit[:12]} of {gitdir} ({why}): the pages "
+        f"{layout.family if layout else 'the generator'} read there go out without lastmod"
+        for (gitdir, commit), why in trees.failed.items()))
     if rebase is not None:
         sources.rebase(*rebase)
     if sources.not_pages:
-        pages = _generator_not_pages(pages, sources, unlisted, notes)
-    warnings += sources.warnings + _source_warnings(sources, source, layout)
-    ahead = dates_ahead(pages, sources, settings_values, source)
-    rows, unsourced = _rows(pages, sources, rules, settings_values, unlisted)
-    generator = layout.family if layout else GENERATOR_NAMES.get(meta, "the generator")
-    old, stale_notes = _stale(old, rows, out, generator)
-    rows, served_notes = _served_at(rows, old, layout)
-    kept: set[str] = set()  # pages keep_unlisted lists that the generator's sitemap does not
-    rows, unlisted_notes = _unlisted_by_generator(
-        rows, old, out, settings_values, unlisted, generator,
-        cache_folder(settings_values, project), kept)
-    served_notes[:0] = stale_notes + unlisted_notes
-    if settings_values["date_lists"] and settings_values["lastmod"] != "none":
+        run.pages = _generator_not_pages(run.pages, sources, run.unlisted, report)
+    report.warn(Stage.SOURCES, *sources.warnings, *_source_warnings(sources, run.source, layout))
+    report.note(Stage.SOURCES, *sources.notes, *_mapped_note(sources))
+    return sources, dates_ahead(run.pages, sources, run.values, run.source)
+
+
+def _reconcile(run: _Run, rows: list[PageRow], report: SiteReport) -> list[PageRow]:
+    """Stage three, against the generator's sitemap of this build (the floor): none
+    when it is older than the pages; what it leaves out on purpose stays out; each
+    page at the URL it lists."""
+    run.old, stale = _stale(run.old, rows, run.out, run.generator)
+    rows, served = _served_at(rows, run.old, run.layout)
+    rows, unlisted = _unlisted_by_generator(
+        rows, run.old, run.out, run.values, run.unlisted, run.generator,
+        cache_folder(run.values, run.project), run.kept)
+    report.note(Stage.FLOOR, *stale, *unlisted, *served)
+    return rows
+
+
+def _date(run: _Run, rows: list[PageRow], sources: Sources, ahead: PassAhead, report: SiteReport
+          ) -> tuple[list[PageRow], GitDates, Dated]:
+    """Stage four: list pages by their members, hreflang clusters, the git pass
+    (staged copies by the tracked files with their bytes), each row's date."""
+    values = run.values
+    if values["date_lists"] and values["lastmod"] != "none":
         rows = with_members(rows, sources.members) if sources.members is not None else \
-            with_lists(rows, out, layout.lists if layout else None, sources.made_lists)
-    rows, language_notes = _with_alternates(rows, old, pages)
-    dates = row_dates(rows, settings_values, source, warnings, ahead)
-    rows, staged_notes = unstaged(rows, dates, settings_values, source)
+            with_lists(rows, run.out, run.layout.lists if run.layout else None,
+                       sources.made_lists)
+    rows, languages = _with_alternates(rows, run.old, run.pages)
+    report.note(Stage.FLOOR, *languages)
+    warnings: list[str] = []
+    dates = row_dates(rows, values, run.source, warnings, ahead)
+    rows, staged = unstaged(rows, dates, values, run.source)
     dated = page_dates(rows, dates)
-    outcome = publish_pages(rows, dates, settings_values["lastmod"], out, base, writer,
-                            settings, started, lambda: _replaced(old, out, generator), dated)
-    after_write = outcome.infos[1:]  # replaced files, validation: after the notes below
-    del outcome.infos[1:]
+    report.warn(Stage.DATES, *warnings, *_undated_with_sources(rows, dated.dates, dates),
+                *dates.warnings)
+    report.note(Stage.DATES, *staged, *dates.notes)
+    if dated.declared and values["lastmod"] != "none":
+        report.note(Stage.DATES, f"{count(dated.declared, 'page')} dated by their front "
+                    f"matter ({run.layout.declares if run.layout else 'a date'}), which "
+                    f"{run.generator} takes over git")
+    return rows, dates, dated
+
+
+def _compare(run: _Run, rows: list[PageRow], dated: Dated, dates: GitDates,
+             report: SiteReport) -> None:
+    """Stage five, once written: the generator's sitemap against the set (both ways),
+    and the ``--report`` rows: every page left out and every URL without lastmod,
+    each with its reason, on every run."""
+    old = run.old
     undated = set() if old is None or old.ours or not old.dated else \
         {row.loc for row, date in zip(rows, dated.dates, strict=True)
-         if settings_values["lastmod"] == "none" or date is None}  # asked only when it gave dates
-    report = None if settings.dry_run else settings_values["report"]  # a dry run writes none
-    floor_notes, floor_warnings, compared = _floor(old, rows, undated, found, base, unlisted,
-                                                   generator, report, kept)
-    if report:  # every run: what was left out and what is undated, each with its reason
-        said = {d.url for d in compared}
-        reasons = _undated_reasons(rows, dated.dates, dates, settings_values["lastmod"])
-        write_report(report, compared + [d for d in without_floor(found, unlisted, reasons)
-                                         if d.url not in said])
-    warnings += _undated_with_sources(rows, dated.dates, dates)
-    still = unsourced if settings_values["drop_unsourced"] else \
+         if run.values["lastmod"] == "none" or date is None}  # asked only when it gave dates
+    path = None if run.settings.dry_run else run.values["report"]  # a dry run writes none
+    assert run.found is not None
+    notes, warnings, report.rows = _floor(old, rows, undated, run.found, run.base,
+                                          run.unlisted, run.generator, path, run.kept)
+    report.note(Stage.FLOOR, *notes)
+    report.warn(Stage.FLOOR, *warnings)
+    if path:
+        said = {d.url for d in report.rows}
+        reasons = _undated_reasons(rows, dated.dates, dates, run.values["lastmod"])
+        report.rows += [d for d in without_floor(run.found, run.unlisted, reasons)
+                        if d.url not in said]
+        write_report(path, report.rows)
+
+
+def _said_undated(run: _Run, rows: list[PageRow], dated: Dated, dates: GitDates,
+                  sources: Sources, unsourced: int, versioned: bool,
+                  report: SiteReport) -> None:
+    """The pages without a source, counted by kind with the fix."""
+    still = unsourced if run.values["drop_unsourced"] else \
         sum(1 for row, date in zip(rows, dated.dates, strict=True)
             if not row.source and date is None)
-    notes += sources.notes + _unsourced_note(still, settings_values, source, layout,
-                                                    version_root is not None,
-                                                    _unsourced_kinds(rows, dated.dates, sources))
-    notes += _mapped_note(sources)
-    notes += staged_notes + dates.notes
-    if dated.declared and settings_values["lastmod"] != "none":
-        notes.append(f"{count(dated.declared, 'page')} dated by their front matter "
-                     f"({layout.declares if layout else 'a date'}), which {generator} "
-                     "takes over git")
-    if settings.dry_run:
-        if old is not None and not old.ours:
-            after_write.append(f"would replace {possessive(generator)} {old.describe()}")
-    else:
-        after_write += _map_artifacts(map_file, out)
-    notes += served_notes + language_notes + floor_notes + after_write
-    outcome.infos[1:1] = notes
-    outcome.warnings[:0] = warnings + floor_warnings + dates.warnings
-    if settings.validate == "strict" and outcome.warnings:  # --validate strict: they fail
-        outcome.errors += [f"strict: {w}" for w in outcome.warnings]
-    return outcome
+    report.note(Stage.SOURCES, *_unsourced_note(
+        still, run.values, run.source, run.layout, versioned,
+        _unsourced_kinds(rows, dated.dates, sources)))
 
 
 def _base_url(given: str | None, layout: Layout | None, out: Path, name: str,
@@ -263,12 +389,13 @@ def _base_url(given: str | None, layout: Layout | None, out: Path, name: str,
     if (found := read_base(out, name)) is not None:
         return found, f"the locs of {possessive(layout.family if layout else 'the generator')} " \
             f"{name}"
-    looked = f"{layout.base_from} is not set" if layout is not None else \
-        f"no generator config in {source}" if source is not None else "no --source given"
+    looked = (layout.base_unset or f"{layout.base_from} is not set") if layout is not None \
+        else f"no generator config in {source}" if source is not None else "no --source given"
     fix = f"pass {layout.base_missing}" if layout is not None and layout.base_missing else \
         "pass --base-url with the site's URL of that folder"
-    raise ConfigError(f"no base URL for {out}: {looked}, and {out / name} names no page of "
-                      f"the output; {fix}")
+    sitemap = f"{out / name} names no page of the output" if (out / name).exists() else \
+        f"there is no {out / name}"
+    raise ConfigError(f"no base URL for {out}: {looked}, and {sitemap}; {fix}")
 
 
 def _site_by_pages(found: Scan) -> str | None:
@@ -343,7 +470,7 @@ def _undated_with_sources(rows: list[PageRow], dated: list[Any], dates: GitDates
 
 
 def _generator_not_pages(pages: list[BuiltPage], sources: Sources,
-                         unlisted: dict[str, tuple[str, str]], notes: list[str]
+                         unlisted: dict[str, tuple[str, str]], report: SiteReport
                          ) -> list[BuiltPage]:
     """Leave out the output pages the generator's records say are no pages of their
     own (a copy of another page), each with the generator's reason."""
@@ -354,7 +481,7 @@ def _generator_not_pages(pages: list[BuiltPage], sources: Sources,
             kept.append(page)
             continue
         unlisted[page.url] = (page.path, why)
-        notes.append(f"left out {page.path}: {why}")
+        report.note(Stage.OUTPUT, f"left out {page.path}: {why}")
     return kept
 
 
@@ -397,7 +524,7 @@ def _served_at(rows: list[PageRow], old: OldSitemap | None, layout: Layout | Non
     generator serves clean URLs (VitePress ``cleanUrls``), or where its sitemap lists
     the page so (Docusaurus ``trailingSlash: false``, Astro ``build.format: 'file'``)."""
     clean = layout is not None and layout.clean_urls
-    floor = old.locs if old is not None else {}
+    floor = old.locs if old is not None and not old.elsewhere else {}
     moved, out = 0, []
     for row in rows:
         if row.loc.endswith(".html") and row.loc not in floor and (
@@ -447,7 +574,7 @@ def _unlisted_by_generator(rows: list[PageRow], old: OldSitemap | None, out: Pat
     left it out (``save_exclusions`` kept which) and its file is older than our set (a
     second run without a new build gives the same set); any other page, one built or
     added since among them, is listed."""
-    if old is None or not old.locs or (values["keep_unlisted"] and old.ours):
+    if old is None or not old.locs or old.elsewhere or (values["keep_unlisted"] and old.ours):
         return rows, []
     floor = {page_identity(loc) for loc in old.locs}
     outside = [i for i, row in enumerate(rows) if page_identity(row.loc) not in floor]
@@ -611,7 +738,7 @@ def _floor(old: OldSitemap | None, rows: list[PageRow], undated: set[str], found
            f"{next(iter(old.not_urls))!r}: built without its site URL?); it is replaced, "
            "and those are not compared"] if old is not None and old.not_urls and \
         not old.ours else []
-    if old is None or old.ours or not old.locs:
+    if old is None or old.ours or not old.locs or old.elsewhere:
         return odd, unread, []
     listed = {row.loc: row.label for row in rows}
     found_differences = differences(old, listed, found, base, unlisted, undated, kept)

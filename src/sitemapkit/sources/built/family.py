@@ -106,6 +106,8 @@ class Layout:
     # front page, a copy of its first chapter); left out with that reason
     not_pages: Callable[[Built], dict[str, str]] | None = None
     base_missing: str = ""  # the --base-url to pass when ``base_from`` names none
+    # why ``base_from`` names no URL, where "is not set" would be wrong (a variable)
+    base_unset: str = ""
     # URL key of each list page -> the sources of the pages it lists, as the generator's
     # own data says (Hugo's content tree); where given, a page's links never date it
     members: Callable[[Built], dict[str, tuple[str, ...]]] | None = None

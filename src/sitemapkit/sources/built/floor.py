@@ -51,6 +51,9 @@ class OldSitemap:
     ours: bool = False  # written by sitemapkit (an earlier run): nothing to compare with
     not_urls: list[str] = field(default_factory=list)  # locs that are no URL ("None")
     written: float | None = None  # the entry point's modification time
+    # the site's URL its locs are under, where that is not the base URL of this run: no
+    # floor then (nothing is left out or compared by it), and that is a warning
+    elsewhere: str = ""
 
     @property
     def dated(self) -> int:

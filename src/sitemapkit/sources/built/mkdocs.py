@@ -65,22 +65,47 @@ def _settings(path: Path, depth: int = 0) -> dict[str, Any]:
     return project
 
 
-def _language_configs(source: Path) -> list[_Config]:
-    """Configs one level down in language folders: ``LANG/`` or ``docs/LANG/``."""
-    found = []
-    for parent in (source, source / "docs"):
-        try:
-            folders = sorted(p for p in parent.iterdir() if p.is_dir() and
-                             is_language(p.name))
-        except OSError:
-            continue
-        found += [c for c in map(_config_in, folders) if c is not None]
-    return found
+def _language_configs(source: Path, generator: str = "") -> list[_Config]:
+    """Configs one level down in language folders: ``LANG/`` or ``docs/LANG/``; else,
+    when the pages name no other generator, those a build wrote into a staging folder
+    (``.build/LANG/mkdocs.yml``, often git-ignored, whose ``docs_dir`` holds the files
+    it copied there: they are dated as the tracked files with the same bytes)."""
+    found = [c for parent in (source, source / "docs") for c in _configs_below(parent)]
+    if found or (generator and not generator.startswith(MARKS)):
+        return found
+    staged = [configs for folder in _folders(source)
+              if folder.name not in NOT_STAGING and not is_language(folder.name)
+              and (configs := _configs_below(folder))]
+    # several: the set a build wrote last
+    return max(staged, key=lambda configs: max(_written(c) for c in configs), default=[])
+
+
+MARKS = ("mkdocs", "zensical", "properdocs")  # the generator meta of this family's pages
+NOT_STAGING = frozenset({"docs", "node_modules", ".git", ".cache", ".venv", "venv"})
+
+
+def _folders(parent: Path) -> list[Path]:
+    try:
+        return sorted(p for p in parent.iterdir() if p.is_dir())
+    except OSError:
+        return []
+
+
+def _configs_below(parent: Path) -> list[_Config]:
+    return [c for c in map(_config_in, (p for p in _folders(parent) if is_language(p.name)))
+            if c is not None]
+
+
+def _written(config: _Config) -> float:
+    try:
+        return (config.folder / config.name).stat().st_mtime
+    except OSError:
+        return 0.0
 
 
 def detect(source: Path, generator: str) -> Layout | None:
     root = _config_in(source)
-    configs = [root] if root else _language_configs(source)
+    configs = [root] if root else _language_configs(source, generator)
     if not configs:
         return None
     family = "Zensical" if generator.startswith("zensical") else configs[0].family

@@ -26,11 +26,13 @@ def detect(source: Path, generator: str) -> Layout | None:
             continue
         content = root / (assigned(config, "srcDir") or ".")
         text = config.read_text("utf-8", errors="replace")
+        hostname = _value(text, "hostname")
         return Layout("VitePress", content, candidates,
                       known=partial(page_data, content=content),
-                      base_url=site_url(_value(text, "hostname"), _value(text, "base")),
+                      base_url=site_url(hostname, _value(text, "base")),
                       base_from=f"{config.name} sitemap.hostname and base",
-                      clean_urls=_CLEAN.search(text) is not None)
+                      clean_urls=_CLEAN.search(text) is not None,
+                      base_unset="" if hostname else _unset(text, config.name))
     return None
 
 
@@ -39,6 +41,16 @@ def _value(text: str, key: str) -> str | None:
     '…' }`` sits inside an object)."""
     found = re.search(rf"""\b{key}\s*:\s*(["'`])([^"'`\n]*)\1""", text)
     return found[2] if found else None
+
+
+def _unset(text: str, name: str) -> str:
+    """Why the config gives no site URL: no sitemap option, or a hostname that is no
+    string literal (a variable, an environment lookup), which is never evaluated."""
+    found = re.search(r"\bhostname\s*:\s*([^,\n}]+)", text)
+    if found is None:
+        return f"{name} has no sitemap.hostname (VitePress writes no sitemap without it)"
+    return f"{name} sets sitemap.hostname to {found[1].strip()}, which sitemapkit does not " \
+        "evaluate"
 
 
 def candidates(path: str) -> list[str]:
