@@ -254,7 +254,8 @@ def docusaurus_project(tmp_path: Path, template: Path, trailing: bool) -> Repo:
     return repo
 
 
-ROBOTS = "User-agent: *\r\nDisallow:\r\n\r\nSitemap : https://example.com/sitemap.xml # all pages\r\n"
+ROBOTS = ("User-agent: *\r\nDisallow:\r\n\r\n"
+          "Sitemap : https://example.com/sitemap.xml # all pages\r\n")
 DECLARED = "---\nlast_update:\n  date: 2023-04-05\n---\n# Declared\n\nIts date is set.\n"
 
 
