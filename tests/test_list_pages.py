@@ -313,6 +313,7 @@ disableKinds = ["RSS"]
 pagerSize = 2
 [taxonomies]
 tag = "tags"
+category = "categories"
 """
 # a theme that renders each list as one <article> whose <header> holds the breadcrumb
 # (Hugo's own documentation does): a page's first header link is no entry of it
@@ -396,6 +397,12 @@ def test_hugo_sections_tags_and_pagination_are_dated_by_what_they_list(tmp_path)
     for path in ("blog/", "tags/", "tags/x/", "tags/y/"):  # no content file of their own
         assert got[SITE + path] == hugos[path], (path, got[SITE + path], hugos[path])
     assert "list pages dated by the newest page they list" in stderr
+    # no page has a category: an empty taxonomy, undated as Hugo leaves it, and said
+    # without advice that cannot help (--map gives no list page a date)
+    assert got[SITE + "categories/"] is None and "categories/" not in hugos
+    assert "1 list page the generator made (tags, archives, pagination) that list no dated " \
+        "page, e.g. categories/index.html): listed without lastmod (none lists a page with " \
+        "one)\n" in stderr, stderr
 
 
 def test_a_hugo_section_listing_a_page_git_cannot_date_has_no_date_and_says_why(tmp_path):

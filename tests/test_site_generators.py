@@ -593,11 +593,13 @@ def test_zensical_language_configs_the_build_writes_into_an_ignored_folder(tmp_p
     git-ignored staging folder (``.build/<lang>/mkdocs.yml``), copies the English pages
     there with the translations over them, and builds each language into one output.
     Run as the README says (the repository's root, no --source, no --base-url): the
-    staged configs are found, and each page is dated by the tracked file whose bytes
+    staged configs are found (over the one tracked English config the build starts
+    from, as FastAPI's does), and each page is dated by the tracked file whose bytes
     its staged source holds (a missing translation by the English original)."""
     zensical = need("zensical")
     repo = Repo(tmp_path / "z")
-    files = {"docs/en/docs/index.md": "# Home\n", "docs/en/docs/guide/index.md": "# Guide\n",
+    files = {"docs/en/mkdocs.yml": LANGUAGE_CONFIG.format(url=BASE, lang="en"),
+             "docs/en/docs/index.md": "# Home\n", "docs/en/docs/guide/index.md": "# Guide\n",
              "docs/en/docs/setup.md": "# Setup\n", "docs/de/docs/index.md": "# Start\n",
              "docs/de/docs/setup.md": "# Einrichtung\n", ".gitignore": "site/\n.cache/\n.build/\n"}
     dated_history(repo, files, {1: {"docs/de/docs/setup.md": "# Einrichtung\n\nMehr.\n"},

@@ -641,7 +641,8 @@ def _mapped_note(sources: Sources) -> list[str]:
 
 def _unsourced_note(unsourced: int, values: Mapping[str, Any],
                     source: str | os.PathLike[str] | None, layout: Layout | None,
-                    versioned: bool = False, kinds: list[str] | None = None) -> list[str]:
+                    versioned: bool = False, kinds: list[tuple[str, str]] | None = None
+                    ) -> list[str]:
     """How many pages have no source, and why: the setup's cause when there is one."""
     if not unsourced:
         return []
@@ -655,12 +656,14 @@ def _unsourced_note(unsourced: int, values: Mapping[str, Any],
     elif layout is None:
         why = f"no generator config in {source}, and no --map or edit link names them"
     else:
-        why = "; ".join(kinds or ()) or "pages no rule maps"
-        what += "; --map FILE names the source of any page"
+        why = "; ".join(text for _, text in kinds or ()) or "pages no rule maps"
+        if not kinds or any(kind != "made" for kind, _ in kinds):  # --map dates no tag page
+            what += "; --map FILE names the source of any page"
     return [f"{count(unsourced, 'page')} with no source file ({why}): {what}"]
 
 
-def _unsourced_kinds(rows: list[PageRow], dated: list[Any], sources: Sources) -> list[str]:
+def _unsourced_kinds(rows: list[PageRow], dated: list[Any], sources: Sources
+                     ) -> list[tuple[str, str]]:
     """The pages without a source or a date, by kind, in the words of a site: the list
     pages the generator made, pages under language folders (translations whose source
     was not found), and the rest, each with an example."""
@@ -677,19 +680,20 @@ def _unsourced_kinds(rows: list[PageRow], dated: list[Any], sources: Sources) ->
             languages.setdefault(first, []).append(row.label)
         else:
             other.append(row.label)
-    kinds = []
+    kinds: list[tuple[str, str]] = []
     if made:
-        kinds.append(f"{count(len(made), 'list page')} the generator made (tags, archives, "
-                     f"pagination) that list no dated page, e.g. {made[0]}")
+        kinds.append(("made", f"{count(len(made), 'list page')} the generator made (tags, "
+                      f"archives, pagination) that list no dated page, e.g. {made[0]}"))
     if languages:
         folders = sorted(languages)
         shown = ", ".join(f"{f}/" for f in folders[:6]) + (" …" if len(folders) > 6 else "")
         n = sum(len(pages) for pages in languages.values())
-        kinds.append(f"{count(n, 'page')} under the language folders {shown}: translations "
-                     f"whose source was not found (a config per language? pass --source with "
-                     f"the folder that holds them), e.g. {languages[folders[0]][0]}")
+        kinds.append(("language", f"{count(n, 'page')} under the language folders {shown}: "
+                      "translations whose source was not found (a config per language? pass "
+                      f"--source with the folder that holds them), e.g. "
+                      f"{languages[folders[0]][0]}"))
     if other:
-        kinds.append(f"{count(len(other), 'page')} no rule maps, e.g. {other[0]}")
+        kinds.append(("other", f"{count(len(other), 'page')} no rule maps, e.g. {other[0]}"))
     return kinds
 
 

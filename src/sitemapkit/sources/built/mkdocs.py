@@ -67,17 +67,20 @@ def _settings(path: Path, depth: int = 0) -> dict[str, Any]:
 
 def _language_configs(source: Path, generator: str = "") -> list[_Config]:
     """Configs one level down in language folders: ``LANG/`` or ``docs/LANG/``; else,
-    when the pages name no other generator, those a build wrote into a staging folder
-    (``.build/LANG/mkdocs.yml``, often git-ignored, whose ``docs_dir`` holds the files
-    it copied there: they are dated as the tracked files with the same bytes)."""
+    those a build wrote into a staging folder (``.build/LANG/mkdocs.yml``, often
+    git-ignored, whose ``docs_dir`` holds the files it copied there: they are dated as
+    the tracked files with the same bytes) when the pages name no other generator and
+    they are more languages than the tracked ones."""
     found = [c for parent in (source, source / "docs") for c in _configs_below(parent)]
-    if found or (generator and not generator.startswith(MARKS)):
+    if generator and not generator.startswith(MARKS):
         return found
     staged = [configs for folder in _folders(source)
               if folder.name not in NOT_STAGING and not is_language(folder.name)
               and (configs := _configs_below(folder))]
-    # several: the set a build wrote last
-    return max(staged, key=lambda configs: max(_written(c) for c in configs), default=[])
+    # several: the set a build wrote last; it wins over tracked configs for fewer
+    # languages (docs/en/mkdocs.yml alone, which the build reads to write them all)
+    last = max(staged, key=lambda configs: max(_written(c) for c in configs), default=[])
+    return last if len(last) > len(found) else found
 
 
 MARKS = ("mkdocs", "zensical", "properdocs")  # the generator meta of this family's pages
