@@ -422,9 +422,13 @@ def test_map_file_wins_and_bad_lines_are_named(tmp_path):
         {"url": BASE, "source": str(repo.root / "docs/index.md")}))
     site(out, "--map", str(tmp_path / "map.jsonl"))
     assert read_set(out, BASE).urls[0].lastmod == reference_date(repo.root, "docs/index.md")
-    (tmp_path / "map.jsonl").write_text('{"url": 1}\n')
-    bad = site(out, "--map", str(tmp_path / "map.jsonl"), source=repo.root, check=False)
-    assert bad.returncode == 1 and "map.jsonl line 1" in bad.stderr
+    for line in ('{"url": 1}', '{"url": "x", "source": "docs/index.md", "parts": "a.md"}',
+                 '{"url": "x", "source": "docs/index.md", "parts": [1]}'):
+        (tmp_path / "map.jsonl").write_text(f"\n{line}\n")
+        bad = site(out, "--map", str(tmp_path / "map.jsonl"), source=repo.root, check=False)
+        assert bad.returncode == 1 and "map.jsonl line 2: expected a JSON object with 'url' " \
+            "and 'source' (and 'parts', a list of files, if any)" in bad.stderr, bad.stderr
+        assert "Traceback" not in bad.stderr
 
 
 def test_a_generator_sitemap_of_none_locs_is_one_note_and_replaced_whole(tmp_path):

@@ -629,6 +629,69 @@ def test_zensical_language_configs_the_build_writes_into_an_ignored_folder(tmp_p
     assert "warning:" not in done.stderr, done.stderr
 
 
+def test_staged_translations_the_build_changes_are_said_and_dated_through_a_map(tmp_path):
+    """FastAPI's build inserts a banner into each staged translation: no tracked file
+    holds those bytes, so the page is undated with a warning naming the fix, never
+    dated by its name. The map the build can write (each page's translation, and the
+    banner as a part) dates it exactly: the newer of the two."""
+    zensical = need("zensical")
+    repo = Repo(tmp_path / "z")
+    files = {"docs/en/docs/index.md": "# Home\n", "docs/en/docs/setup.md": "# Setup\n",
+             "docs/de/docs/index.md": "# Start\n", "docs/de/docs/setup.md": "# Einrichtung\n",
+             "docs/banner.md": "!!! note\n    Translated.\n",
+             ".gitignore": "site/\n.cache/\n.build/\n"}
+    dated_history(repo, files, {1: {"docs/de/docs/setup.md": "# Einrichtung\n\nMehr.\n"},
+                                2: {"docs/banner.md": "!!! note\n    Translated by hand.\n"}})
+    out = repo.root / "site"
+    banner = (repo.root / "docs/banner.md").read_text()
+    rows = []
+    for lang, into in (("en", out), ("de", out / "de")):  # what the build script does
+        stage = repo.root / ".build" / lang
+        shutil.copytree(repo.root / "docs/en/docs", stage / "docs")
+        for page in sorted((repo.root / "docs" / lang / "docs").glob("*.md")):
+            text = page.read_text()
+            if lang != "en":
+                title, _, body = text.partition("\n")
+                text = f"{title}\n\n{banner}\n{body}"
+                rows.append({"url": f"{BASE}de/{'' if page.stem == 'index' else page.stem + '/'}",
+                             "source": page.relative_to(repo.root).as_posix(),
+                             "parts": ["docs/banner.md"]})
+            (stage / "docs" / page.name).write_text(text)
+        url = BASE if lang == "en" else BASE + "de/"
+        (stage / "mkdocs.yml").write_text(LANGUAGE_CONFIG.format(url=url, lang=lang))
+        run(zensical, "build", "-f", "mkdocs.yml", cwd=stage)
+        shutil.copytree(stage / "site", into)
+    before = generator_urls(out)
+    done = subprocess.run([sys.executable, "-m", "sitemapkit", "site", "site"], cwd=repo.root,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    got = {u.loc: u.lastmod for u in read_set(out, BASE).urls}
+    assert got[BASE + "de/setup/"] is None and got[BASE + "de/"] is None
+    assert got[BASE + "setup/"] == reference_date(repo.root, "docs/en/docs/setup.md")
+    assert "warning: 2 pages made from files that are not in git (ignored, or outside the " \
+        "repository), so without lastmod, e.g. " in done.stderr, done.stderr
+    assert "give --map with the tracked files (and, as 'parts', what the build adds to " \
+        "them)" in done.stderr
+    mapped = repo.root / ".build/map.jsonl"
+    mapped.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    shutil.rmtree(out)
+    for lang, into in (("en", out), ("de", out / "de")):
+        shutil.copytree(repo.root / ".build" / lang / "site", into)
+    report = repo.root / "report.jsonl"
+    done = subprocess.run([sys.executable, "-m", "sitemapkit", "site", "site", "--map",
+                           str(mapped), "--validate", "strict", "--report", str(report)],
+                          cwd=repo.root, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    rows_ = compared([json.loads(line) for line in report.read_text().splitlines()])
+    got = check(out, repo.root, before, rows_, {
+        "": "docs/en/docs/index.md", "setup/": "docs/en/docs/setup.md"})
+    banner_date = reference_date(repo.root, "docs/banner.md")
+    for page in ("", "setup/"):
+        translation = reference_date(repo.root, f"docs/de/docs/{page.rstrip('/') or 'index'}.md")
+        assert got[BASE + "de/" + page] == newest(translation, banner_date) == DATES[2]
+    assert "2 pages mapped by --map" in done.stderr and "warning:" not in done.stderr
+
+
 # --- Jekyll (Debian's package, with jekyll-sitemap) ---------------------------------------
 JEKYLL_LAYOUT = ('<!DOCTYPE html><html><head><title>{{ page.title }}</title>{% if page.noindex %}'
                  '<meta name="robots" content="noindex">{% endif %}</head><body>{{ content }}'

@@ -465,7 +465,8 @@ def _undated_with_sources(rows: list[PageRow], dated: list[Any], dates: GitDates
             found.setdefault(state, []).append(row.source)
     return [f"{count(len(paths), 'page')} made from files that {STATES[state][1]}, so "
             f"without lastmod, e.g. {paths[0]}: commit it, or, where the build copies its "
-            "sources elsewhere first, give --map with the tracked files"
+            "sources elsewhere first, give --map with the tracked files (and, as 'parts', "
+            "what the build adds to them)"
             for state, paths in found.items()]
 
 

@@ -242,9 +242,12 @@ def site_url(url: object, path: object = "") -> str | None:
     return url.rstrip("/") + "/" + (tail + "/" if tail else "")
 
 
-def read_map(path: Path) -> dict[str, str]:
-    """``--map`` JSON Lines: {"url": page URL or path, "source": file} per line."""
-    found: dict[str, str] = {}
+def read_map(path: Path) -> dict[str, Known]:
+    """``--map`` JSON Lines: {"url": page URL or path, "source": file} per line, with
+    optional "parts": the other files the page is made of (a banner a build script
+    inserts into each translation), which date it too. Paths are as given (relative
+    ones are under ``--source``)."""
+    found: dict[str, Known] = {}
     try:
         lines = path.read_text("utf-8").splitlines()
     except OSError as exc:
@@ -254,8 +257,11 @@ def read_map(path: Path) -> dict[str, str]:
             continue
         try:
             row = json.loads(line)
-            found[str(row["url"])] = str(row["source"])
-        except (ValueError, KeyError, TypeError):
+            parts = row.get("parts", [])
+            if not isinstance(parts, list) or not all(isinstance(p, str) for p in parts):
+                raise TypeError
+            found[str(row["url"])] = Known(str(row["source"]), tuple(parts))
+        except (ValueError, KeyError, TypeError, AttributeError):
             raise InputError(f"{path} line {number}: expected a JSON object with 'url' and "
-                             "'source'") from None
+                             "'source' (and 'parts', a list of files, if any)") from None
     return found

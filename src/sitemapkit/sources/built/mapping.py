@@ -81,7 +81,9 @@ def find_sources(pages: list[BuiltPage], out: Path, base: str, layout: Layout | 
         given = mapped.get(page.url) or mapped.get(page.path)
         recorded = _distinct(known.get(keys[page.path], []))
         if given is not None and root is not None:
-            result.files[page.path] = os.path.join(root, given)
+            result.files[page.path] = os.path.join(root, given.source)
+            if given.parts:
+                result.parts[page.path] = tuple(os.path.join(root, p) for p in given.parts)
             result.by_map += 1
         elif recorded:
             if len(recorded) > 1:
