@@ -565,7 +565,8 @@ def test_a_base_url_nothing_in_the_output_confirms_is_said(tmp_path):
     the build's: Hugo's sitemap puts the site elsewhere, so that is a warning naming
     what was checked (strict fails), and that sitemap is no floor: no page is called
     left out, added or stale while every page is written. With no sitemap and no
-    canonical, a note says nothing confirmed the URL."""
+    canonical, a note says nothing confirmed the URL (a re-run over its own set, which
+    the first run checked, says nothing)."""
     repo = Repo(tmp_path / "h")
     repo.write("hugo.toml", f'baseURL = "{BASE}"\ntitle = "T"\n')
     for path, text in HUGO_LAYOUTS.items():
@@ -585,6 +586,10 @@ def test_a_base_url_nothing_in_the_output_confirms_is_said(tmp_path):
     assert "listed are left out" not in done.stderr and "stale" not in done.stderr, done.stderr
     rows = [json.loads(line) for line in report.read_text().splitlines()]
     assert not [r for r in rows if r["change"] in ("left out", "added")], rows
+    again = run(sys.executable, "-m", "sitemapkit", "site", "public", "--base-url", wrong,
+                cwd=repo.root)  # over its own set, which the first run checked: not again
+    assert "confirm" not in again.stderr, again.stderr
+    (repo.root / "public/sitemap.xml").unlink()  # no sitemap and no canonical at all
     again = run(sys.executable, "-m", "sitemapkit", "site", "public", "--base-url", wrong,
                 cwd=repo.root)
     assert f"nothing in the output confirms the base URL {wrong} (given): no page names a " \

@@ -260,8 +260,8 @@ def _confirmed(run: _Run, whence: str, report: SiteReport) -> None:
     where the output holds neither, a note says nothing confirmed it."""
     found, old, base = run.found, run.old, run.base
     assert found is not None
-    if found.canonicals > len(found.other_base):  # some page's canonical agrees
-        return
+    if found.canonicals > len(found.other_base) or (old is not None and old.ours):
+        return  # a page's canonical agrees; or a re-run, over a set the first run checked
     theirs = old if old is not None and not old.ours else None
     if theirs is not None and any(loc.startswith(base) for loc in theirs.locs):
         return
