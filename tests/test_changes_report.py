@@ -114,6 +114,11 @@ def test_write_dry_run_leaves_the_output_unchanged_and_says_what_would_change(tm
     assert "nothing was written, replaced, removed or submitted" in done.stderr
     assert "1 URL added, 12 removed, 140 re-dated" in done.stderr  # no lastmod in the text
     assert f"would add 'Sitemap: {SITE}sitemap.xml'" in done.stderr
+    # a line naming the set in another spelling: the run adds none, so the dry run says none
+    (old / "robots.txt").write_text(f"SITEMAP : {SITE.upper()}sitemap.xml # ours\n")
+    again = cli("write", str(urls), "-o", str(old), "--base-url", SITE, "--max-urls", "60",
+                "--robots-txt", "--dry-run")
+    assert again.returncode == 0 and "would add" not in again.stderr, again.stderr
     fresh = tmp_path / "fresh"
     assert cli("write", str(urls), "-o", str(fresh), "--base-url", SITE,
                "--dry-run").returncode == 0
@@ -150,3 +155,7 @@ def test_index_dry_run_writes_no_index_and_no_robots_txt(tmp_path):
     assert tree(root) == before
     assert f"would write {root / 'sitemap.xml'} listing 2 sitemaps" in done.stderr
     assert f"would add 'Sitemap: {SITE}sitemap.xml'" in done.stderr
+    (root / "robots.txt").write_text(f"\ufeffSitemap:{SITE}sitemap.xml\n")
+    again = cli("index", str(root / "1.0"), str(root / "2.0"), "-o", str(root),
+                "--base-url", SITE, "--dry-run")
+    assert again.returncode == 0 and "would add" not in again.stderr, again.stderr

@@ -212,6 +212,9 @@ CASES: list[tuple[str, str, dict[str, str | bytes], str, dict[str, object]]] = [
     ("robots", "warning", {"sitemap.xml": urlset(url()),
                            "robots.txt": "User-agent: *\nSitemap: https://example.com/old.xml\n"},
      "matches no sitemap", {}),
+    ("robots", "warning", {"sitemap.xml": urlset(url()),  # RFC 9309's spelling, a comment
+                           "robots.txt": "sitemap : https://example.com/old.xml # gone\n"},
+     "Sitemap: https://example.com/old.xml matches no sitemap", {}),
     ("hreflang-link", "error", {"sitemap.xml": urlset(url(EN, link("en", EN, rel="canonical")),
                                                       xhtml=True)}, "not 'alternate'", {}),
     ("hreflang-link", "error", {"sitemap.xml": urlset(url(EN, f'<xhtml:link rel="alternate" '

@@ -22,7 +22,7 @@ from ..write.storage import LocalStorage
 from ..write.stream import LineSource
 from .baseline import Baseline
 from .readback import Record, read_record
-from .robots import is_host_root
+from .robots import is_host_root, robots_would_add
 from .setdiff import compare
 from .settings import PublishSettings
 
@@ -65,10 +65,9 @@ def dry_run(entries: Iterable[object] | LineSource, out_dir: str | Path, base: s
         lines += [f"  ~ {loc} {a or '(none)'} -> {b or '(none)'}"
                   for loc, a, b in diff.redated[:SHOWN]]
     robots = out / "robots.txt"
-    line = f"Sitemap: {result.url(result.entry_point)}"
     if settings.robots_txt and is_host_root(prefix) and \
-            (not robots.is_file() or line not in robots.read_text("utf-8", "replace")):
-        lines.append(f"would add '{line}' to {robots}")
+            robots_would_add(robots, [result.url(result.entry_point)]):
+        lines.append(f"would add 'Sitemap: {result.url(result.entry_point)}' to {robots}")
     if baseline is not None and baseline.record is not None and \
             baseline.record.where != str(out):
         diff = compare(baseline.record, then)

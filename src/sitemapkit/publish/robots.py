@@ -7,6 +7,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from .._files import atomic_write, open_regular
+from ..rules.robots import sitemap_lines
 from ..validate.urls import url_key
 
 
@@ -22,9 +23,7 @@ def robots_sitemap_line(robots: Path, sitemap_urls: Iterable[str]) -> bool:
             text = fh.read().decode("utf-8")
     except FileNotFoundError:
         text = ""
-    present = {url_key(url) for line in text.splitlines()
-               if (url := _sitemap_url(line))}  # one URL in any spelling
-    missing = [u for u in sitemap_urls if url_key(u) not in present]
+    missing = _missing(text, sitemap_urls)
     if not missing:
         return False
     if text and not text.endswith("\n"):
@@ -36,13 +35,20 @@ def robots_sitemap_line(robots: Path, sitemap_urls: Iterable[str]) -> bool:
     return True
 
 
-def _sitemap_url(line: str) -> str:
-    """The URL of a ``Sitemap:`` line as RFC 9309 reads it: the key in any case, blanks
-    around the colon, a ``#`` comment after the value; "" for any other line."""
-    key, colon, value = line.lstrip("\ufeff").partition(":")
-    if not colon or key.strip().lower() != "sitemap":
-        return ""
-    return value.split("#", 1)[0].strip()
+def robots_would_add(robots: Path, sitemap_urls: Iterable[str]) -> list[str]:
+    """The URLs ``robots_sitemap_line`` would add (a dry run's answer), read the same
+    way; a robots.txt that cannot be read would get them all."""
+    try:
+        with open_regular(robots) as fh:
+            text = fh.read().decode("utf-8", "replace")
+    except OSError:
+        text = ""
+    return _missing(text, sitemap_urls)
+
+
+def _missing(text: str, sitemap_urls: Iterable[str]) -> list[str]:
+    present = {url_key(url) for _, url in sitemap_lines(text)}  # one URL in any spelling
+    return [u for u in sitemap_urls if url_key(u) not in present]
 
 
 def is_host_root(base_url: str) -> bool:

@@ -25,7 +25,7 @@ from ..validate.urls import url_key
 from ..write import output
 from ..write.index import index_xml
 from .readback import ENTRY_POINTS, read_record
-from .robots import is_host_root, robots_sitemap_line
+from .robots import is_host_root, robots_sitemap_line, robots_would_add
 
 
 @dataclass
@@ -140,10 +140,9 @@ def build_index(dirs: Sequence[str | os.PathLike[str]], out_file: str | os.PathL
         result.notes += ["dry run: nothing was written", f"would write {out} listing "
                          f"{len(result.sitemaps):,} sitemaps" + (" (unchanged)" if same else "")]
         robots_file = out_dir / "robots.txt"
-        line = f"Sitemap: {result.index_url}"
-        if robots and is_host_root(prefix) and (not robots_file.is_file() or line not in
-                                                robots_file.read_text("utf-8", "replace")):
-            result.notes.append(f"would add '{line}' to {robots_file}")
+        if robots and is_host_root(prefix) and robots_would_add(robots_file,
+                                                                [result.index_url]):
+            result.notes.append(f"would add 'Sitemap: {result.index_url}' to {robots_file}")
         return result
     output.atomic_write(out, files[0], fsync=True)
     # the entry point whole: an older set's .gz copy beside it would still be served

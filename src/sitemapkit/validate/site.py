@@ -24,6 +24,7 @@ from ..protocol import (
     SITEMAP_SUFFIXES,
     TEXT_SUFFIXES,
 )
+from ..rules.robots import sitemap_lines
 from ..rules.urls import normalize_base_url
 from .clusters import ClusterRecord
 from .findings import Report, Say, Severity
@@ -276,10 +277,7 @@ class _Tree:
                                   f"not read: {exc.strerror or exc}")
             return
         known = {p.name for p in self.results} | {p.name for p in self.copies}
-        for number, line in enumerate(text.splitlines(), start=1):
-            if not line.lower().startswith("sitemap:"):
-                continue
-            url = line.split(":", 1)[1].strip()
+        for number, url in sitemap_lines(text):
             say = self._sayer(robots, number)
             key = check_url(url, say, "robots.txt Sitemap:", "robots")
             if key is None:

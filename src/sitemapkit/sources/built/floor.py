@@ -26,6 +26,7 @@ from ...protocol import (
     looks_like_sitemap,
     written_by_sitemapkit,
 )
+from ...rules.robots import sitemap_lines
 from .family import LANGUAGE
 
 _URL, _LOC, _LASTMOD = f"{{{SITEMAP_NS}}}url", f"{{{SITEMAP_NS}}}loc", f"{{{SITEMAP_NS}}}lastmod"
@@ -140,10 +141,8 @@ def generator_entry(out_dir: Path, name: str) -> str:
             robots = fh.read(MAX_BYTES).decode("utf-8", "replace")
     except OSError:
         robots = ""
-    for line in robots.splitlines():
-        field, _, value = line.partition(":")
-        if field.strip().lower() == "sitemap":
-            named.append(unquote(value.strip().split("?", 1)[0].rsplit("/", 1)[-1]))
+    for _, url in sitemap_lines(robots):
+        named.append(unquote(url.split("?", 1)[0].rsplit("/", 1)[-1]))
     for candidate in [*named, *ENTRY_NAMES]:
         path = out_dir / candidate
         if candidate and "/" not in candidate and not candidate.startswith(".") and \
