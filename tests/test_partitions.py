@@ -33,6 +33,7 @@ from sitemapkit.rules.urls import normalize_loc
 from sitemapkit.sources.inputs.partitions import canonical_loc, partition_key
 from sitemapkit.write import output
 from sitemapkit.write import storage as storage_module
+from sitemapkit.write.storage import staged
 
 BASE = "https://example.com/shop/"
 
@@ -111,7 +112,9 @@ def test_manifest_checked_against_files(impl, tmp_path):
     before = files(out)
     manifests = [write_partition(rows("new", p, 50), out, BASE, p, _impl=impl.module,
                                  fsync=False) for p in range(2)]
-    victim = out / manifests[1].shards[0].name
+    # staged: until the commit, no file of the new set has a name a deploy publishes
+    assert {n for n in os.listdir(out) if not n.startswith(".")} == set(before)
+    victim = out / staged(manifests[1].shards[0].name)
     victim.write_bytes(victim.read_bytes()[:-5])  # a truncated upload
     with pytest.raises(OutputError, match=r"partition 1: shard .* has \d+ bytes, not"):
         commit(out, manifests, BASE, fsync=False)
@@ -335,7 +338,8 @@ def test_a_keyed_partition_keys_what_it_wrote_and_leaves_out_what_earlier_ones_d
     drop = partition_key(f"{BASE}earlier", BASE)
     manifest, keys, dropped = keyed_partition(entries, tmp_path / "o", BASE, 7, drop,
                                               fsync=False, _impl=impl.module)
-    written = [loc for shard in manifest.shards for loc in read_locs(tmp_path / "o" / shard.name)]
+    written = [loc for shard in manifest.shards
+               for loc in read_locs(tmp_path / "o" / staged(shard.name))]
     assert len(written) == manifest.url_count == 40
     assert keys == sort_keys(b"".join(partition_key(loc, BASE) for loc in written))
     assert dropped == [f"{BASE}earlier"]  # as the writer names a duplicate: normalized
@@ -393,7 +397,7 @@ def test_a_prepared_partition_stores_what_a_keyed_write_stores(impl, tmp_path, m
     manifest, named = kept.without_keys().write(tmp_path / "cut", drop)
     expected, _, dropped = keyed_partition(entries, tmp_path / "keyed", BASE, 3, drop,
                                            **options)
-    stored = [read_locs(tmp_path / "cut" / s.name) for s in manifest.shards]
+    stored = [read_locs(tmp_path / "cut" / staged(s.name)) for s in manifest.shards]
     assert [loc for shard in stored for loc in shard] == [loc for loc in locs
                                                           if loc not in gone]
     assert manifest.url_count == expected.url_count == len(locs) - len(gone)
@@ -404,7 +408,7 @@ def test_a_prepared_partition_stores_what_a_keyed_write_stores(impl, tmp_path, m
     for shard, shard_locs in zip(manifest.shards, stored, strict=True):
         assert shard.urls == len(shard_locs) <= 40
         dates = re.findall(rb"<lastmod>([^<]*)</lastmod>",
-                           gzip.decompress((tmp_path / "cut" / shard.name).read_bytes()))
+                           gzip.decompress((tmp_path / "cut" / staged(shard.name)).read_bytes()))
         assert shard.newest_lastmod == max((d.decode() for d in dates), key=lastmod_key)
     again, _ = prepare_partition(entries, BASE, 3, **options).write(tmp_path / "again", drop)
     assert again == manifest  # the same names and counts, kept in memory or spilled

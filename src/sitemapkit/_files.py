@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import BinaryIO, cast
 
 TMP_PREFIX = ".sitemapkit-tmp-"
+STAGED_PREFIX = ".sitemapkit-staged-"  # a partition's shard until its commit moves it
 # the generator mark of the human view's pages: `site` never takes them for pages, and
 # only pages carrying it are removed as an earlier view's
 HUMAN_VIEW_GENERATOR = "sitemapkit human view"
@@ -94,16 +95,26 @@ def temp_path(out_dir: Path, name: str) -> Path:
 
 
 def write_file(path: Path, data: bytes, fsync: bool) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    """A new file (``path`` must not exist), whole or not at all: a failed write (a full
+    disk) or a stop (Ctrl-C, SIGTERM), even one that lands as the open returns, leaves
+    no file behind."""
+    fd = -1
     try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view):]
         if fsync:
             os.fsync(fd)
+    except FileExistsError:
+        if fd >= 0:  # pragma: no cover - the open itself is what raises it
+            os.close(fd)
+            path.unlink(missing_ok=True)
+        raise  # someone else's file: never removed
     except BaseException:
-        os.close(fd)
-        path.unlink(missing_ok=True)  # a disk-full write leaves no partial file
+        if fd >= 0:
+            os.close(fd)
+        path.unlink(missing_ok=True)
         raise
     os.close(fd)
 

@@ -1,84 +1,71 @@
 """Command line: ``sitemapkit write``, ``site``, ``validate``, ``index``, ``diff``,
-``rules`` and ``doctor``,
-one module per command (each has ``add(sub, formatter)`` and ``run(args)``).
+``rules`` and ``doctor``, one module per command (each has ``add(sub, formatter)`` and
+``run(args)``; ``app`` parses and dispatches).
 
 Exit codes: 0 success, 1 invalid input or a failed write, 2 usage errors, 130 when
-interrupted (Ctrl-C); an interrupted run leaves the previous sitemaps in place; 141
-(as git and other Unix tools) when a reader closed the output pipe early (``| head``).
+interrupted (Ctrl-C), 143 when terminated (SIGTERM, what CI runners send on cancel);
+a stopped run removes its temporary files and leaves the previous sitemaps in place;
+141 (as git and other Unix tools) when a reader closed the output pipe early
+(``| head``).
+
+This module imports nothing heavy: ``main`` turns SIGTERM into the same unwinding as
+Ctrl-C before the commands are imported, so a stop at any moment from the first
+import on is one line and its exit code, never a traceback.
 """
 
 from __future__ import annotations
 
-import argparse
-import os
+import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from types import FrameType
+from typing import Any
 
-from .._display import shown_path
-from .._urlset import build_description
-from .._version import __version__
-from . import diff, doctor, index, rules, site, validate, write
-from .write import progress_line
-
-__all__ = ["main", "progress_line"]
-COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
-    "write": write.run, "site": site.run, "validate": validate.run, "index": index.run,
-    "rules": rules.run, "doctor": doctor.run, "diff": diff.run}
+__all__ = ["Terminated", "main"]
+STOP_CODES = {signal.SIGINT: 130, signal.SIGTERM: 143}
 
 
-class _Help(argparse.RawDescriptionHelpFormatter):
-    """Every option's help as a sentence, with its default when it has a value one; the
-    examples epilog as written, a command a line."""
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where Ctrl-C would be: every cleanup that runs for an interrupt
+    (temp files, worker threads, the lock) runs for it too."""
 
-    def _get_help_string(self, action: argparse.Action) -> str | None:
-        text = action.help or ""
-        default = action.default
-        if "(default" not in text and default not in (None, False, True, [],
-                                                      argparse.SUPPRESS) \
-                and action.option_strings:
-            text = f"{text} (default: {default})"
-        return _sentence(text)
+    signum = signal.SIGTERM
 
 
-def _sentence(text: str) -> str:
-    """``add the line (default: yes)`` -> ``Add the line (default: yes).``"""
-    if not text or text == argparse.SUPPRESS:
-        return text
-    text = text[0].upper() + text[1:]
-    return text if text.endswith((".", "?", "!", ":")) else text + "."
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="sitemapkit", formatter_class=_Help,
-        description="Fast, correct sitemaps (sitemaps.org 0.9): write them from a URL list "
-        "or a built site, validate any sitemap, index per-version sitemaps, compare two "
-        "sets.",
-        epilog="Exit codes: 0 success, 1 invalid input or a failed write, 2 usage errors, "
-        "130 interrupted, 141 output pipe closed. `sitemapkit rules N` explains the rule a "
-        "message cites.")
-    parser.add_argument("--version", action="version",
-                        version=f"sitemapkit {__version__} ({build_description()})")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (write, site, validate, index, diff, rules, doctor):
-        module.add(sub, _Help)
-    return parser
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    raise Terminated
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
     try:
-        return COMMANDS[args.command](args)
-    except KeyboardInterrupt:
-        out = f" in {shown_path(args.out)}" if getattr(args, "out", None) else ""
-        print(f"\nsitemapkit: interrupted; the previous sitemaps{out} are unchanged",
-              file=sys.stderr)
-        return 130
-    except BrokenPipeError:  # `sitemapkit validate ... | head`: the reader has all it wants
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())  # so the exit's final flush cannot fail again
-        return 141
+        previous: Any = signal.signal(signal.SIGTERM, _terminate)
+    except ValueError:  # called from another thread than the main one: no handler
+        previous = None
+    kept = "nothing was changed"
+    try:
+        from .app import Stopped, run
+
+        try:
+            return run(argv)
+        except Stopped as stopped:
+            kept, stop = stopped.kept, stopped.stop
+            raise stop from None
+    except KeyboardInterrupt as stop:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # the one line below is the last word
+        signum = stop.signum if isinstance(stop, Terminated) else signal.SIGINT
+        what = "terminated (SIGTERM)" if signum == signal.SIGTERM else "interrupted"
+        print(f"\nsitemapkit: {what}; {kept}", file=sys.stderr)
+        return STOP_CODES[signum]
+    finally:
+        if previous is not None and signal.getsignal(signal.SIGTERM) in (_terminate,
+                                                                          signal.SIG_IGN):
+            signal.signal(signal.SIGTERM, previous)
 
 
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+def __getattr__(name: str) -> Any:
+    """``progress_line`` and ``_parser`` from ``app``, on use."""
+    if name in ("progress_line", "_parser"):
+        from . import app
+
+        return getattr(app, name)
+    raise AttributeError(f"module 'sitemapkit.cli' has no attribute {name!r}")

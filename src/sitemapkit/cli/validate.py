@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import SitemapkitError
-from .common import Subparsers, add_fetch_deadline, add_flag, declared, examples, fail
+from ..protocol import DEFAULT_MAX_BYTES, MAX_BYTES
+from .common import Subparsers, add_fetch_deadline, examples, fail
 
 if TYPE_CHECKING:
     from ..validate import Report, ValidateOptions
@@ -33,7 +34,9 @@ def add(sub: Subparsers, formatter: type[argparse.HelpFormatter]) -> None:
                    "under its folder)")
     v.add_argument("--base-url", help="URL of PATH (a directory) on the site: enables the "
                    "scope, index-mapping and built-page checks")
-    add_flag(v, declared("max_bytes"), "max_bytes")
+    v.add_argument("--max-bytes", type=int, default=MAX_BYTES, metavar="MAX_BYTES",
+                   help=f"error past this many bytes uncompressed per file (default: the "
+                   f"protocol's {MAX_BYTES:,}; past the older {DEFAULT_MAX_BYTES:,} a note)")
     v.add_argument("--strict", action="store_true", help="warnings fail too")
     v.add_argument("--json", action="store_true",
                    help="one JSON object per finding, then a JSON summary line")
@@ -51,7 +54,7 @@ def _validate(paths: list[str], options: ValidateOptions, tmp: Path,
     from ..validate import validate
     from ..validate.remote import fetch, is_url
 
-    local, where, notes = [], {}, []
+    local, where, notes, origins = [], {}, [], {}
     for number, given in enumerate(paths):
         if not is_url(given):
             local.append(given)
@@ -59,13 +62,15 @@ def _validate(paths: list[str], options: ValidateOptions, tmp: Path,
         got = fetch(given, tmp / str(number), deadline=deadline)
         local.append(str(got.path))
         where[str(got.folder)] = got.base
-        notes += got.notes + [f"{given}: fetched, with {got.children:,} sitemaps it lists"
-                              if got.children else f"{given}: fetched"]
-    report = validate(local, options)
-    for folder, url in where.items():
-        report.findings = [dataclasses.replace(f, file=url + f.file[len(folder) + 1:])
-                           if f.file.startswith(folder + os.sep) else f
-                           for f in report.findings]
+        origins[str(got.path)] = got
+        notes += got.notes + [got.said()]
+    report = validate(local, dataclasses.replace(options, origins=origins))
+    for folder, url in where.items():  # no finding or note names the local copy
+        report.findings = [dataclasses.replace(
+            f, file=url + f.file[len(folder) + 1:] if f.file.startswith(folder + os.sep)
+            else f.file, message=f.message.replace(folder + os.sep, url))
+            for f in report.findings]
+        report.notes = [note.replace(folder + os.sep, url) for note in report.notes]
     report.notes[:0] = notes
     return report
 

@@ -68,6 +68,8 @@ def read_record(given: str | os.PathLike[str], deadline: float = FETCH_DEADLINE)
 
         with tempfile.TemporaryDirectory(prefix="sitemapkit-record-") as tmp:
             got = _fetch_entry(text, Path(tmp), functools.partial(fetch, deadline=deadline))
+            for loc, why in got.failed.items():  # a part of the set unread: no record
+                raise FetchError(f"cannot fetch {loc}: {why}")
             record = Record(got.url)
             record.notes += got.notes
             _read_set(got.path, Path(tmp), record)

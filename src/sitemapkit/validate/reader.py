@@ -7,10 +7,10 @@ output before reading stops.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from ..protocol import MAX_BYTES
+from ..protocol import DEFAULT_MAX_BYTES, MAX_BYTES
 from .findings import Say, Severity
 
 CHUNK = 1 << 20
@@ -21,8 +21,9 @@ GZIP_MAGIC = b"\x1f\x8b"
 class Content:
     """Iterate the uncompressed chunks of one file; ``size`` counts what was produced."""
 
-    def __init__(self, path: Path, cap: int, report: Say) -> None:
-        self.path, self.cap, self.report = path, cap, report
+    def __init__(self, path: Path, cap: int, report: Say,
+                 note: Callable[[str], None] | None = None) -> None:
+        self.path, self.cap, self.report, self.note = path, cap, report, note
         self.size = 0
         self.stopped = False  # read stopped early: later parse errors are not the file's
         self.gzipped = False
@@ -36,6 +37,10 @@ class Content:
             self.stopped = True
             self.report("error", "unreadable", f"cannot be read after {self.size:,} bytes "
                         f"({exc.strerror or exc}): not checked further")
+        if self.note and DEFAULT_MAX_BYTES < self.size <= self.cap:
+            self.note(f"{self.size:,} bytes uncompressed: within the protocol's "
+                      f"{MAX_BYTES:,} (since 2016), above the older {DEFAULT_MAX_BYTES:,} "
+                      "that some tools still apply")
 
     def _chunks(self) -> Iterator[bytes]:
         with open(self.path, "rb") as raw:

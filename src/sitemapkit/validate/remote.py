@@ -7,6 +7,7 @@ is cut off there, not read for ever."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import gzip
 import html
@@ -39,40 +40,83 @@ def is_url(arg: str) -> bool:
 @dataclass
 class Fetched:
     """The entry file's local copy, the URL of its folder (the base URL of the local
-    folder), and the number of listed sitemaps fetched beside it."""
+    folder), and what became of each sitemap an index lists: fetched beside it, not
+    fetched (its reason), or elsewhere (outside the folder: not fetched, not checked)."""
 
     path: Path
     base: str
     folder: Path
     url: str  # the entry point's
     children: int = 0
+    failed: dict[str, str] = field(default_factory=dict)  # listed loc -> why not fetched
+    elsewhere: list[str] = field(default_factory=list)  # listed locs outside ``base``
     notes: list[str] = field(default_factory=list)
+
+    def said(self) -> str:
+        """One line: what was fetched, what failed and what was skipped."""
+        listed = self.children + len(self.failed) + len(self.elsewhere)
+        if not listed:
+            return f"{self.url}: fetched"
+        parts = [f"{self.children:,} of the {listed:,} sitemaps it lists fetched"]
+        if self.failed:
+            parts.append(f"{len(self.failed):,} could not be")
+        if self.elsewhere:
+            parts.append(f"{len(self.elsewhere):,} outside {self.base} not fetched")
+        return f"{self.url}: fetched, with " + ", ".join(parts)
+
+
+CHILD_THREADS = 4  # listed sitemaps fetched at once: one that hangs holds one of them
 
 
 def fetch(url: str, into: Path, timeout: float = FETCH_TIMEOUT,
           deadline: float = FETCH_DEADLINE) -> Fetched:
     """Fetch ``url`` into ``into`` (an empty folder), and the sitemaps an index lists
-    below its folder; one that lies elsewhere is named in a note, not fetched. Each URL
-    has ``deadline`` seconds, whole; a redirect to another origin is said in a note."""
+    below its folder; one that lies elsewhere is named in a note, not fetched. The entry
+    point has ``deadline`` seconds, whole; the sitemaps it lists share one more
+    ``deadline`` (fetched a few at a time, so one that hangs costs its own wait, not
+    the others'). A listed sitemap that cannot be fetched is recorded in ``failed``
+    with its reason and the rest are still fetched; a redirect to another origin is
+    said in a note."""
     parts = urlsplit(url)
     if not parts.netloc:
         raise FetchError(f"{url} has no host")
-    folder_url = url.split("?", 1)[0].split("#", 1)[0].rsplit("/", 1)[0] + "/"
     name = unquote(parts.path.rsplit("/", 1)[-1]) or "sitemap.xml"
     notes: list[str] = []
-    entry = _store(into, name, _get(url, timeout, deadline, notes))
+    landed: list[str] = []
+    entry = _store(into, name, _get(url, timeout, deadline, notes, landed))
+    at = landed[-1] if landed else url  # after redirects: where the file lives
+    folder_url = at.split("?", 1)[0].split("#", 1)[0].rsplit("/", 1)[0] + "/"
     found = Fetched(entry, folder_url, into, url)
-    children = _index_locs(entry)
-    elsewhere = [loc for loc in children if not loc.startswith(folder_url)]
-    for loc in children[:MAX_URLS]:
-        if loc.startswith(folder_url):
-            rel = unquote(loc[len(folder_url):].split("?", 1)[0])
-            _store(into, rel, _get(loc, timeout, deadline, notes))
-            found.children += 1
+    below: dict[str, str] = {}  # loc -> its path below the folder
+    for loc in _index_locs(entry)[:MAX_URLS]:
+        if not loc.startswith(folder_url):
+            found.elsewhere.append(loc)
+        elif loc.split("#", 1)[0] not in (url.split("#", 1)[0], at):  # the index is here
+            below.setdefault(loc, unquote(loc[len(folder_url):].split("?", 1)[0]))
+    end = time.monotonic() + deadline
+
+    def one(loc: str) -> str | None:
+        try:
+            left = end - time.monotonic()
+            if left <= 0:
+                return (f"not fetched: the {deadline:g} s deadline for the sitemaps the "
+                        "index lists had passed (--fetch-deadline sets it)")
+            _store(into, below[loc], _get(loc, min(timeout, left), left, notes))
+        except FetchError as exc:
+            return str(exc).removeprefix(f"cannot fetch {loc}: ")
+        return None
+
+    with concurrent.futures.ThreadPoolExecutor(CHILD_THREADS) as pool:
+        for loc, failure in zip(below, pool.map(one, below), strict=True):
+            if failure is None:
+                found.children += 1
+            else:
+                found.failed[loc] = failure
     found.notes += notes
-    if elsewhere:
-        found.notes.append(f"{len(elsewhere):,} sitemaps the index lists lie outside "
-                           f"{folder_url} and were not fetched, e.g. {elsewhere[0]}")
+    if found.elsewhere:
+        found.notes.append(f"{len(found.elsewhere):,} sitemaps the index lists lie outside "
+                           f"{folder_url} and were not fetched or checked, e.g. "
+                           f"{found.elsewhere[0]}")
     return found
 
 
@@ -151,9 +195,10 @@ def _opener(watch: _Watch, notes: list[str]) -> urllib.request.OpenerDirector:
 
 
 def _get(url: str, timeout: float, deadline: float = FETCH_DEADLINE,
-         notes: list[str] | None = None) -> bytes:
+         notes: list[str] | None = None, landed: list[str] | None = None) -> bytes:
     """The body of ``url``, at most ``MAX_BYTES`` bytes (a larger file is no sitemap),
-    within ``deadline`` seconds from the first request to the last byte."""
+    within ``deadline`` seconds from the first request to the last byte; the URL it
+    came from after redirects is appended to ``landed``."""
     request = urllib.request.Request(url, headers={
         "User-Agent": f"sitemapkit/{__version__} (validate)", "Accept-Encoding": "identity"})
     end = time.monotonic() + deadline
@@ -167,6 +212,8 @@ def _get(url: str, timeout: float, deadline: float = FETCH_DEADLINE,
                 with opener.open(request, timeout=min(timeout, max(end - time.monotonic(),
                                                                    0.01))) as answer:
                     body = _read(answer, url, end)
+                    if landed is not None:
+                        landed.append(answer.geturl())
                 if watch.passed:
                     raise late
                 return body

@@ -6,10 +6,11 @@ from __future__ import annotations
 import os
 import stat
 import time
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from .._display import shown_path
@@ -17,7 +18,6 @@ from .._files import kind_of, open_regular, read_regular
 from ..errors import UsageError
 from ..heads.meta import html_signals, same_page
 from ..protocol import (
-    DEFAULT_MAX_BYTES,
     FUTURE_TOLERANCE_SECONDS,
     MAX_BYTES,
     MIN_MAX_BYTES,
@@ -35,11 +35,16 @@ from .textfile import check_text
 from .urls import check_url, url_key
 from .xmlfile import XmlCheck
 
+if TYPE_CHECKING:
+    from .remote import Fetched  # urllib is loaded only when a URL is given
+
 
 @dataclass(frozen=True)
 class ValidateOptions:
     base_url: str | None = None  # URL of the given directory (or of a file's directory)
-    max_bytes: int = DEFAULT_MAX_BYTES
+    # files it did not write are judged by the protocol: an error past 52,428,800 bytes
+    # (or a cap the caller sets), a note past the older 10,485,760 (reader.Content)
+    max_bytes: int = MAX_BYTES
     allow_namespaces: tuple[str, ...] = ()
     check_pages: bool = True  # rule 14, when a directory and a base URL are given
     # the lastmods are each page's last commit (sitemapkit's own docs hosts): one day
@@ -49,6 +54,10 @@ class ValidateOptions:
     # plain <url> blocks checked by the hot unit's scan: "auto" (the active twin), "c",
     # "py", or "off" (expat reads every element); the findings are the same
     fast_scan: str = "auto"
+    # given path -> what fetching it from a URL found: its URL is then the base for the
+    # scope and loop checks, and a listed sitemap that could not be fetched is named
+    # with its reason (``validate.remote``)
+    origins: Mapping[str, Fetched] = field(default_factory=dict)
 
 
 def validate(paths: Iterable[str | os.PathLike[str]],
@@ -75,12 +84,21 @@ def validate(paths: Iterable[str | os.PathLike[str]],
         path = Path(given)
         if not path.exists():
             raise UsageError(f"{path}: no such file or directory")
-        tree = _Tree(path, base, state, opts)
+        origin = opts.origins.get(os.fspath(given))
+        tree = _Tree(path, _origin_base(origin) if origin else base, state, opts, origin)
         tree.check()
         report.results.update(tree.results)
     check_clusters(state)
     report.elapsed = time.perf_counter() - started
     return report
+
+
+def _origin_base(origin: Fetched) -> str | None:
+    """The URL of a fetched sitemap's folder, as the base of its local copy."""
+    try:
+        return normalize_base_url(origin.base)
+    except ValueError:
+        return None
 
 
 def _not_regular(path: Path) -> str | None:
@@ -96,8 +114,12 @@ class _Tree:
     """One given path: a directory (a built site or an output dir) or one file."""
 
     def __init__(self, path: Path, base: str | None, state: RunState,
-                 opts: ValidateOptions) -> None:
+                 opts: ValidateOptions, origin: Fetched | None = None) -> None:
         self.given = path
+        # a fetched sitemap: the locs its index lists that were not fetched, by key
+        self.unfetched = {url_key(loc): why for loc, why in origin.failed.items()} \
+            if origin else {}
+        self.elsewhere = {url_key(loc) for loc in origin.elsewhere} if origin else set()
         path = path.resolve()  # index targets are resolved too: one spelling per file
         self.root = path if path.is_dir() else path.parent
         self.base, self.state, self.opts = base, state, opts
@@ -199,6 +221,12 @@ class _Tree:
                 if key is None:
                     continue
                 say = self._sayer(index_path, line)
+                if key in self.elsewhere:
+                    continue  # fetched from a URL: said in a note, never fetched
+                if key in self.unfetched:
+                    say("error", "index-target", f"{loc} is listed, but could not be "
+                        f"fetched: {self.unfetched[key]}")
+                    continue
                 target = self._target(index_path, loc, key, say)
                 if target is None:
                     continue

@@ -62,6 +62,10 @@ class RunState:
         """One hreflang member, for the check across files (``clusters``)."""
         self.clusters.add(key, cluster, file_no, line)
 
+    def file_note(self, name: str) -> Callable[[str], None]:
+        """A note about one file, named, for the run's notes (no finding: it passes)."""
+        return lambda message: self.report.notes.append(f"{name}: {message}")
+
     def file_number(self, name: str, path: Path, scope: str | None) -> int:
         """Number a file (duplicate tags, cluster listings); its path and scope are
         kept for a second reading of its clusters."""

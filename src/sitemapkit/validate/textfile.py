@@ -23,7 +23,7 @@ def check_text(path: Path, shown_name: str, state: RunState, scope: str | None) 
             result.errors += 1
 
     first_origin: str | None = None
-    for raw in _lines(Content(path, state.max_bytes, say)):
+    for raw in _lines(Content(path, state.max_bytes, say, state.file_note(shown_name))):
         line_no += 1
         try:
             line = raw.decode("utf-8").removesuffix("\r")

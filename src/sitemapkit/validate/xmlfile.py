@@ -77,7 +77,8 @@ class XmlCheck(FileState):
             broken_first.pop()
             self.say(severity, id_, message)
 
-        content = Content(self.path, self.state.max_bytes, said_while_reading)
+        content = Content(self.path, self.state.max_bytes, said_while_reading,
+                          self.state.file_note(self.name))
         try:
             if not feed.read(content):
                 return self.result

@@ -87,10 +87,11 @@ def commit(out: Path, moves: list[tuple[Path, str]], r: WriteResult, opts: Write
     new = [name for _, name in moves]
     old_names = set(old)
     entry_at = new.index(r.entry_point)
-    journal = output.write_journal(out, r.entry_point, new, old, opts.fsync)
+    journal = output.temp_path(out, output.JOURNAL)
     renamed: list[str] = []
     stashed: list[tuple[Path, str]] = []  # old copies moved aside, put back on failure
     try:
+        output.write_journal(journal, r.entry_point, new, old, opts.fsync)
         for _, name in moves[entry_at + 1:]:
             if (out / name).exists():
                 stash = output.temp_path(out, "stash")
@@ -99,15 +100,28 @@ def commit(out: Path, moves: list[tuple[Path, str]], r: WriteResult, opts: Write
         for tmp, name in moves[:entry_at + 1]:
             os.replace(tmp, out / name)
             renamed.append(name)
-    except OSError:
+    except BaseException:  # a failure, Ctrl-C or SIGTERM: the old set, as it was
         output.remove_owned(out, [n for n in renamed if n not in old_names])
         for stash, name in stashed:
             with contextlib.suppress(OSError):
                 os.replace(stash, out / name)
         output.remove_owned_temps([journal])
         raise
+    try:
+        _after_entry(out, moves[entry_at + 1:], r, opts, old, new, journal, stashed)
+    except KeyboardInterrupt as stop:  # the new set is live: finish tidying, then stop
+        stop.committed = True  # type: ignore[attr-defined]  # the CLI's last line says so
+        _after_entry(out, [], r, opts, old, new, journal, stashed)
+        raise
+
+
+def _after_entry(out: Path, copies: list[tuple[Path, str]], r: WriteResult,
+                 opts: WriterOptions, old: list[str], new: list[str], journal: Path,
+                 stashed: list[tuple[Path, str]]) -> None:
+    """Once the entry point is live: the copies, then the old set's files and the
+    journal go. Run again after a stop, it only removes what is left (idempotent)."""
     output.remove_owned_temps([stash for stash, _ in stashed])
-    for tmp, name in moves[entry_at + 1:]:
+    for tmp, name in copies:
         try:
             os.replace(tmp, out / name)
         except OSError as exc:

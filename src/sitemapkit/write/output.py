@@ -20,6 +20,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator
 from pathlib import Path
 from urllib.parse import unquote
 
+from .._files import STAGED_PREFIX as STAGED_PREFIX
 from .._files import TMP_PREFIX as TMP_PREFIX
 from .._files import NotRegular as NotRegular
 from .._files import atomic_write as atomic_write
@@ -193,15 +194,14 @@ def is_sitemap_file(path: Path) -> bool:
     return head is not None and looks_like_sitemap(head, path.name)
 
 
-def write_journal(out_dir: Path, entry: str, new: list[str], old: list[str],
-                  fsync: bool) -> Path:
+def write_journal(path: Path, entry: str, new: list[str], old: list[str],
+                  fsync: bool) -> None:
     """The names a commit is about to make live and the names of the set it replaces,
     for the next run of the same set (its entry point ``entry``) if this one dies
     anywhere: before the entry point lands, the new names the live set does not list
-    are removed; after, the old ones."""
-    path = temp_path(out_dir, JOURNAL)
+    are removed; after, the old ones. ``path`` is a ``temp_path(out, JOURNAL)``, named
+    by the caller first, so a stop at any moment knows what to remove."""
     write_file(path, json.dumps({"entry": entry, "new": new, "old": old}).encode(), fsync)
-    return path
 
 
 def read_journal(data: bytes) -> tuple[str | None, list[str]]:
@@ -217,8 +217,9 @@ def read_journal(data: bytes) -> tuple[str | None, list[str]]:
 
 
 def is_plain(name: str) -> bool:
+    """A plain file name in the folder, or a partition shard staged under one."""
     try:
-        check_file_name(name, "manifest entry")
+        check_file_name(name.removeprefix(STAGED_PREFIX), "manifest entry")
     except ValueError:
         return False
     return True

@@ -82,7 +82,7 @@ def shard_name(opts: WriterOptions, partition: int, number: int, digest: str) ->
 
 
 class _PartitionStream(ShardStream):
-    """The writer's shard stream, storing each gzipped shard under its final name."""
+    """The writer's shard stream, staging each gzipped shard for the commit."""
 
     def __init__(self, storage: Storage, partition: int, prefix: str, opts: WriterOptions,
                  impl: ModuleType, pool: ThreadPoolExecutor, workers: int) -> None:
@@ -98,7 +98,7 @@ class _PartitionStream(ShardStream):
         gz = gzip_bytes(data, self.opts.level, self.opts.backend)
         digest = content_digest(gz)
         name = shard_name(self.opts, self.partition, number, digest)
-        self.storage.put(name, gz)
+        self.storage.stage(name, gz)
         self.stored[number] = (name, len(gz))
         return Path(name), digest
 

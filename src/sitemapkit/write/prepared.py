@@ -140,10 +140,10 @@ class PreparedPartition:
 
     def _store(self, storage: Storage, number: int, data: bytes | memoryview, urls: int,
                newest: str | None) -> ShardInfo:
-        """Worker thread: gzip one shard and store it under its final name."""
+        """Worker thread: gzip one shard and stage it for the commit."""
         gz = gzip_bytes(data, self.options.level, self.options.backend)
         name = shard_name(self.options, self.partition, number, content_digest(gz))
-        storage.put(name, gz)
+        storage.stage(name, gz)
         return ShardInfo(name, urls, len(data), len(gz), newest)
 
 

@@ -1,8 +1,9 @@
 """commit(): make the shards of many partitions live as one set, once.
 
 Order is the whole guarantee, on a disk and on an object store alike: every listed
-shard is checked against its manifest first; extra indexes are written next, the
-entry point last (one whole-file write); only then are files of the previous set
+shard is checked against its manifest first; the staged shards are moved to their
+final names next (until then no file of this run has a sitemap's name), then the extra
+indexes, the entry point last (one whole-file write); only then are files of the previous set
 that the new one no longer lists are removed: its shards one commit later (a reader
 may still hold the old index), shard files that no index lists (older generations,
 failed runs) at once. A reader polling the entry point sees the old set or the new
@@ -25,9 +26,10 @@ from . import output
 from .commit import previous_set
 from .index import index_xml
 from .options import WriterOptions, resolve
+from .output import STAGED_PREFIX
 from .partition import PartitionManifest, ShardInfo
 from .result import WriteResult
-from .storage import Storage, open_storage, storage_error
+from .storage import Storage, open_storage, staged, storage_error
 
 
 def commit(out: str | os.PathLike[str], manifests: Iterable[PartitionManifest | Mapping[str, Any]],
@@ -54,7 +56,7 @@ def commit(out: str | os.PathLike[str], manifests: Iterable[PartitionManifest | 
     try:
         with storage.lock(opts.lock_timeout):
             previous = previous_set(storage, opts, prefix, r.warnings)
-            _verify(storage, parts)
+            storage.unstage(_verify(storage, parts))
             _publish(storage, shards, opts, r)
             _tidy(storage, previous, opts, r, retain_previous)
     except OSError as exc:
@@ -102,16 +104,24 @@ def _shards(parts: list[PartitionManifest], prefix: str, opts: WriterOptions,
     return shards
 
 
-def _verify(storage: Storage, parts: list[PartitionManifest]) -> None:
-    """Every shard a manifest lists is stored, with the size the manifest says."""
+def _verify(storage: Storage, parts: list[PartitionManifest]) -> list[str]:
+    """Every shard a manifest lists is stored, with the size the manifest says: staged
+    (returned, to be moved), or already under its final name (a commit of the same
+    manifests that was stopped after its moves)."""
+    waiting = []
     for m in parts:
         for s in m.shards:
-            size = storage.size(s.name)
+            size = storage.size(staged(s.name))
+            if size is not None:
+                waiting.append(s.name)
+            else:
+                size = storage.size(s.name)
             if size != s.gz_bytes:
                 state = "is missing" if size is None else f"has {size:,} bytes, not {s.gz_bytes:,}"
                 raise OutputError(f"partition {m.partition}: shard {s.name} {state} in "
                                   f"{storage.where}; nothing was committed, the previous "
                                   "sitemaps there are unchanged")
+    return waiting
 
 
 def _publish(storage: Storage, shards: list[ShardInfo], opts: WriterOptions,
@@ -155,8 +165,12 @@ def _tidy(storage: Storage, previous: list[str], opts: WriterOptions, r: WriteRe
     if strays:  # another set in this folder may name files of the same shape
         listed = output.names_listed(present, storage.get)
         strays = [n for n in strays if n not in listed]
+    # shards staged by tasks that were killed or retried, or by a run that never
+    # committed: hidden, named by no manifest of this commit
+    unused = [n for n in present if n.startswith(STAGED_PREFIX)
+              and shard_like.fullmatch(n[len(STAGED_PREFIX):])]
     try:
-        r.removed += storage.delete(gone + strays)
+        r.removed += storage.delete(gone + strays + unused)
         r.removed += storage.remove_dead_temps(sorted(live | kept), opts.entry_names)
     except OSError as exc:
         r.warnings.append(f"the new sitemaps are live, but removing "

@@ -1,9 +1,12 @@
 """Where a partitioned set lives: a local directory, or any fsspec URL (``s3://``,
 ``gs://``, ``abfs://``, ``memory://``).
 
-Object stores have no rename, so the partition commit never needs one: every file is
-written whole under its final name (one PUT on a store, temp file plus rename on a
-disk), and the order of writes is what makes a set live.
+Every file is written whole (one PUT on a store, temp file plus rename on a disk).
+A partition's shards are *staged*: stored under a hidden name (``STAGED_PREFIX`` and
+the final name), which nothing publishes, validates or lists, and moved to their final
+names by the commit, just before the index that lists them: so a partitioned run that
+is killed, however long it ran, leaves no file under a sitemap's name that the live
+index does not list. A move is a rename on a disk and a server-side copy on a store.
 """
 
 from __future__ import annotations
@@ -20,6 +23,12 @@ from typing import Any, Protocol
 from ..errors import ConfigError, OutputError
 from ..protocol import MAX_BYTES, TEXT_SUFFIXES, written_by_sitemapkit
 from . import output
+from .output import STAGED_PREFIX
+
+
+def staged(name: str) -> str:
+    """The hidden name a partition's shard is stored under until its commit."""
+    return STAGED_PREFIX + name
 
 
 class Storage(Protocol):
@@ -35,6 +44,13 @@ class Storage(Protocol):
 
     def size(self, name: str) -> int | None:
         """A file's size, or None when it does not exist."""
+
+    def stage(self, name: str, data: bytes) -> None:
+        """Store a shard whole under ``staged(name)``, the hidden name it keeps until
+        the commit moves it."""
+
+    def unstage(self, names: list[str]) -> None:
+        """Move staged shards to their final names (the commit, before the index)."""
 
     def names(self) -> list[str]:
         """Every file name directly under the location."""
@@ -77,6 +93,15 @@ class LocalStorage:
 
     def names(self) -> list[str]:
         return sorted(os.listdir(self.root))
+
+    def stage(self, name: str, data: bytes) -> None:
+        output.atomic_write(self.root / staged(name), data, self.fsync)
+
+    def unstage(self, names: list[str]) -> None:
+        for name in names:
+            os.replace(self.root / staged(name), self.root / name)
+        if self.fsync and names:
+            output.sync_dir(self.root)
 
     def delete(self, names: list[str]) -> list[str]:
         removed = output.remove_owned(self.root, names)
@@ -124,6 +149,17 @@ class FsspecStorage:
         except FileNotFoundError:
             return []
         return sorted(posixpath.basename(str(p).rstrip("/")) for p in listed)
+
+    def stage(self, name: str, data: bytes) -> None:
+        self.fs.pipe_file(self._path(staged(name)), data)
+
+    def unstage(self, names: list[str]) -> None:
+        """One server-side copy a shard (concurrent on async stores such as s3fs), then
+        the staged objects are removed."""
+        if names:
+            self.fs.copy([self._path(staged(n)) for n in names],
+                         [self._path(n) for n in names])
+            self.fs.rm([self._path(staged(n)) for n in names])
 
     def delete(self, names: list[str]) -> list[str]:
         present = set(self.names())  # so the names returned are the objects removed
