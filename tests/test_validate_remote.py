@@ -2,8 +2,8 @@
 a listed sitemap that cannot be fetched (404, a server that never answers) is one
 finding with its reason and the rest is still checked; a sitemap listed in another
 folder breaks rule 28 and is not fetched (a note says so); no message names the
-local copy; the fetched URL is the base of the loop check. And the size limit is the protocol's: above 10,485,760
-bytes a note, above 52,428,800 an error."""
+local copy; the fetched URL is the base of the loop check. And the size limit is the
+protocol's: above 10,485,760 bytes a note, above 52,428,800 an error."""
 
 from __future__ import annotations
 
