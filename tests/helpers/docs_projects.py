@@ -36,10 +36,11 @@ def mkdocs_project(root: Path, pages: dict[str, str], config: dict | None = None
     return repo
 
 
-def mkdocs_build(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+def mkdocs_build(root: Path, *args: str, check: bool = True,
+                 env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     done = subprocess.run([sys.executable, "-m", "mkdocs", "build", *args], cwd=root,
                           capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "PYTHONWARNINGS": "ignore"})
+                          env={**os.environ, "PYTHONWARNINGS": "ignore", **(env or {})})
     if check and done.returncode != 0:
         raise AssertionError(f"mkdocs build failed:\n{done.stderr}")
     return done

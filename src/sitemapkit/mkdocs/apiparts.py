@@ -3,7 +3,9 @@
 A page that is a three-line stub (``::: package.module``) shows the module's
 docstrings, so it changes when the module does. Which objects a page renders is read
 from its Markdown (mkdocstrings' own ``::: identifier`` lines, fenced code skipped,
-with the ``options`` indented under each, over the handler's global ones); which file
+with the ``options`` indented under each, over the handler's global ones; a line whose
+identifier is no dotted Python path, or whose block names another handler, is not the
+Python handler's: mkdocs-click's ``::: mkdocs-click`` is left alone); which file
 each object lives in, from the griffe objects mkdocstrings' Python handler loaded
 while rendering the page (so nothing is loaded twice). A page counts exactly what it
 renders: the members a module re-exports (its ``__all__``), or only those its
@@ -22,6 +24,10 @@ from typing import Any
 
 _AUTODOC = re.compile(r"^(?:#{1,6} *)?::: ?(\S.*?) *$")  # mkdocstrings' block syntax
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+# what the Python handler can render: a dotted path of Python names. Other extensions'
+# blocks in the same syntax (mkdocs-click's ``::: mkdocs-click``) are theirs: they
+# replace them before mkdocstrings reads the page, so they are left alone, unsaid.
+_PYTHON_PATH = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
 
 
 def blocks(markdown: str) -> list[tuple[str, dict[str, Any]]]:
@@ -40,14 +46,18 @@ def blocks(markdown: str) -> list[tuple[str, dict[str, Any]]]:
             fence = opened.group(1)
             continue
         match = _AUTODOC.match(line)
-        if match:
-            found.append((match.group(1), _options(lines, number + 1)))
+        if match and _PYTHON_PATH.fullmatch(match.group(1)):
+            data = _block(lines, number + 1)
+            if data.get("handler", "python") != "python":
+                continue  # another handler's object: not the Python handler's to find
+            options = data.get("options")
+            found.append((match.group(1), options if isinstance(options, dict) else {}))
     return found
 
 
-def _options(lines: list[str], start: int) -> dict[str, Any]:
-    """The ``options`` of the YAML block indented under a ``:::`` line ({} if none or
-    unreadable: mkdocstrings would have failed on it)."""
+def _block(lines: list[str], start: int) -> dict[str, Any]:
+    """The YAML block indented under a ``:::`` line ({} if none or unreadable:
+    mkdocstrings would have failed on it)."""
     block = []
     for line in lines[start:]:
         if line.strip() and not line.startswith((" ", "\t")):
@@ -60,8 +70,7 @@ def _options(lines: list[str], start: int) -> dict[str, Any]:
         data = yaml.safe_load(textwrap.dedent("\n".join(block)))
     except Exception:  # PyYAML's errors
         return {}
-    options = data.get("options") if isinstance(data, dict) else None
-    return options if isinstance(options, dict) else {}
+    return data if isinstance(data, dict) else {}
 
 
 def global_options(config: Any) -> dict[str, Any]:

@@ -7,7 +7,8 @@ mkdocs-static-i18n, each language build hands in its pages and the last one writ
 one sitemap for all languages, with hreflang clusters.
 
 What a page shows beyond its source is collected while it renders: the posts a list
-page shows (the ``posts`` a theme's page context holds, as Material's blog views do)
+page shows (the ``posts`` a theme's page context holds, as Material's blog views do),
+the files its ``--8<--`` snippets pull in (``snippets``, asked of pymdownx.snippets)
 and the source files of the API objects a mkdocstrings page renders (``apiparts``).
 """
 
@@ -49,6 +50,7 @@ from .i18n import (
     x_default_language,
 )
 from .shown import Shown
+from .snippets import SnippetFiles
 
 log = logging.getLogger("mkdocs.plugins.sitemapkit")
 
@@ -85,6 +87,14 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         config.theme.static_templates.discard("sitemap.xml")
         self.signals, self.written = {}, {}
         self.shown = Shown()
+        self.snippets = SnippetFiles(config)
+        return None
+
+    @event_priority(-110)  # after plugins that write Markdown (macros): what snippets sees
+    def on_page_markdown(self, markdown: str, /, *, page: Page, config: MkDocsConfig,
+                         files: Files) -> str | None:
+        if self._on():
+            self.shown.add_parts(page, self.snippets.files(markdown))
         return None
 
     @event_priority(-110)  # after mkdocs-static-i18n (-100) has localized the file list
@@ -160,7 +170,11 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         listed: list[File] = []  # the pages listed, for the notes on what they render
         links = language_links(i18n_plugin(config))
         site = _site_url(config)
+        gone: list[str] = []  # written, then removed by a later step of the build
         for file in self._published():
+            if not os.path.lexists(os.path.join(config.site_dir, file.dest_uri)):
+                gone.append(file.dest_uri)
+                continue
             front = meta(file)
             setting = front.get("sitemap", True)
             locale, language = file_languages(file)
@@ -188,6 +202,11 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         for what, count in counts.items():
             if count:
                 log.info(f"sitemapkit: {count:,} {what} left out")
+        if gone:
+            log.info(f"sitemapkit: {len(gone):,} page{'s' * (len(gone) != 1)} left out: "
+                     f"removed from {os.path.basename(config.site_dir)}/ after MkDocs wrote "
+                     f"{'them' if len(gone) != 1 else 'it'} (another plugin's on_post_build), "
+                     f"e.g. {gone[0]}")
         if undatable and self.config["lastmod"] != "none":
             log.info(f"sitemapkit: {undatable:,} generated page{'s' * (undatable != 1)} "
                      "(no source file, listing no page): no lastmod")

@@ -1,9 +1,12 @@
 """What a page shows beyond its own source, collected while it renders: the posts a
 list page shows (the ``posts`` its page context holds, as Material's blog views have
 them: a blog index, archive, category or pagination page), and the source files of
-the API objects a mkdocstrings page renders (``apiparts``). Both date the page."""
+the API objects a mkdocstrings page renders (``apiparts``), and the files its
+``--8<--`` snippets pull in (``snippets``). All of them date the page."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File
@@ -17,7 +20,7 @@ from .apiparts import blocks, global_options, object_files, python_handler
 class Shown:
     def __init__(self) -> None:
         self.listed: dict[str, tuple[str, ...]] = {}  # dest_uri -> sources of its posts
-        self.parts: dict[str, tuple[str, ...]] = {}  # dest_uri -> files of its API objects
+        self.parts: dict[str, tuple[str, ...]] = {}  # dest_uri -> snippets, API objects' files
         self.unknown: dict[str, list[str]] = {}  # dest_uri -> objects the handler lacked
 
     def posts(self, page: Page, context: TemplateContext) -> None:
@@ -38,10 +41,16 @@ class Shown:
         if handler is None:
             return
         files, unknown = object_files(handler, found, global_options(config))
-        own = page.file.abs_src_path
-        self.parts[page.file.dest_uri] = tuple(f for f in files if f != own)
+        self.add_parts(page, files)
         if unknown:
             self.unknown[page.file.dest_uri] = unknown
+
+    def add_parts(self, page: Page, files: Iterable[str]) -> None:
+        """Files ``page`` shows beyond its own source (snippets, API objects' code)."""
+        own = page.file.abs_src_path
+        dest = page.file.dest_uri
+        self.parts[dest] = tuple(dict.fromkeys(
+            [*self.parts.get(dest, ()), *(f for f in files if f != own)]))
 
     def notes(self, files: list[File]) -> list[str]:
         """One line for the objects of ``files`` (the pages listed) that mkdocstrings'

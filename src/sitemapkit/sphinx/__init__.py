@@ -33,13 +33,20 @@ DEFAULT_EXCLUDE = ("genindex", "search", "py-modindex", "404", "_modules/*")
 # sphinx-sitemap names accepted for a one-line switch (with a deprecation note).
 MIGRATION = {"sitemap_url_scheme": "url_scheme", "sitemap_excludes": "exclude_urls",
              "sitemap_filename": "filename", "sitemap_locales": "locales"}
+# sphinx-sitemap settings taken, so a conf.py or -D override that sets them builds (an
+# unknown -D name is a warning, which fails -W), and said not to apply
+NOT_APPLIED = {
+    "sitemap_show_lastmod": "sitemapkit always writes lastmod, from git",
+    "sitemap_indent": "sitemapkit writes one <url> a line, the layout it reads back to "
+                      "know its own files; indentation would only add bytes",
+}
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
     for option in for_host(SPHINX):
         app.add_config_value(PREFIX + option.name, option.default_for(SPHINX), "html",
                              types=option.types)
-    for old in MIGRATION:
+    for old in (*MIGRATION, *NOT_APPLIED, "site_url"):
         if old not in app.config.values:  # sphinx-sitemap itself may be loaded too
             app.add_config_value(old, None, "html")
     app.connect("doctree-read", _collect)
@@ -80,20 +87,50 @@ def _writes_html_pages(app: Sphinx) -> bool:
 
 
 def _require_base_url(app: Sphinx) -> None:
-    """Fail before the build, as the MkDocs plugin does: a sitemap needs absolute URLs
-    (rule 9), and a build that silently skips it looks like one that wrote it."""
-    if _writes_html_pages(app) and base_url(app) is None:
-        # an error line and exit status 1, as Sphinx reports a problem of the build:
-        # raising here would print Sphinx's crash report and its "please open an issue"
-        _fail(app, "no base URL: set html_baseurl (or sitemapkit_base_url) in conf.py, or "
-              "build on Read the Docs, which sets READTHEDOCS_CANONICAL_URL; sitemaps need "
-              "absolute URLs (sitemapkit rules 9). To build without a sitemap, leave "
-              "'sitemapkit.sphinx' out of extensions", "config")
+    """Say it before the build: a sitemap needs absolute URLs (rule 9). A warning, as
+    sphinx-sitemap gives (``-W`` fails on it): the build goes on, and no sitemap is
+    written. A base URL taken from sphinx-sitemap's older ``site_url`` is noted."""
+    if not _writes_html_pages(app):
+        return
+    if base_url(app) is None:
+        logger.warning("sitemapkit: no base URL: set html_baseurl (or sitemapkit_base_url) in "
+                       "conf.py, or build on Read the Docs, which sets "
+                       "READTHEDOCS_CANONICAL_URL; sitemaps need absolute URLs (sitemapkit "
+                       "rules 9). No sitemap is written. To build without a sitemap, leave "
+                       "'sitemapkit.sphinx' out of extensions", type="sitemapkit",
+                       subtype="config")
+    elif getattr(app.config, "site_url", None) and base_url(app) == _dir(app.config.site_url):
+        logger.info("sitemapkit: 'site_url' is sphinx-sitemap's older name for the base URL; "
+                    "it still works, but prefer html_baseurl")
+
+
+def _dir(url: str) -> str:
+    return url if url.endswith("/") else url + "/"
+
+
+def _failing(app: Sphinx) -> int:
+    """How many warnings the build has had when ``-W`` (``--fail-on-warning``) makes it
+    fail at its end (Sphinx 8 and later finish the build first): 0 otherwise."""
+    if not getattr(app, "_fail_on_warnings", getattr(app, "warningiserror", False)):
+        return 0
+    return int(getattr(app, "_warncount", 0))
+
+
+def _held_back(app: Sphinx) -> bool:
+    """A build that Sphinx will fail writes nothing: the previous sitemap stays."""
+    warnings = _failing(app)
+    if warnings:
+        logger.info(f"sitemapkit: no sitemap written: the build has {warnings} warning"
+                    f"{'s' * (warnings != 1)} and -W fails it; the previous sitemap stays")
+    return bool(warnings)
 
 
 def _migrated(app: Sphinx) -> dict[str, Any]:
     found = {new: getattr(app.config, old) for old, new in MIGRATION.items()
              if getattr(app.config, old, None) is not None}
+    for old, why in NOT_APPLIED.items():
+        if getattr(app.config, old, None):
+            logger.info(f"sitemapkit: '{old}' (sphinx-sitemap) is not applied: {why}")
     for old, new in MIGRATION.items():
         if new == "locales" and new in found:
             logger.info(f"sitemapkit: '{old}' is not used: set sitemapkit_languages to each "
@@ -108,6 +145,8 @@ def _migrated(app: Sphinx) -> dict[str, Any]:
 def _finish(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or not _writes_html_pages(app) or base_url(app) is None:
         return  # a failed build never replaces the previous sitemap (nor one without a base)
+    if _held_back(app):
+        return
     try:
         _publish(app, time.perf_counter())
     except SitemapkitError as exc:
@@ -156,6 +195,8 @@ def _publish(app: Sphinx, started: float) -> None:
     record = Path(app.doctreedir) / "sitemapkit" / "lastmods.json"
     writer = writer_options(values, filename=migrated.get("filename") or values["filename"],
                             changes_file=str(record) if settings.indexnow else None)
+    if _held_back(app):  # the git pass warned, and -W fails the build on it
+        return
     _log(app, publish_pages(rows, dates, values["lastmod"], app.outdir, base, writer, settings,
                             started))
 

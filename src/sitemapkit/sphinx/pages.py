@@ -33,7 +33,8 @@ def setting(app: Sphinx, name: str) -> Any:
 
 def base_url(app: Sphinx) -> str | None:
     base = (app.config.html_baseurl or setting(app, "base_url")
-            or os.environ.get("READTHEDOCS_CANONICAL_URL"))
+            or os.environ.get("READTHEDOCS_CANONICAL_URL")
+            or getattr(app.config, "site_url", None))  # sphinx-sitemap's older name
     if not base:
         return None
     return base if base.endswith("/") else base + "/"
@@ -120,9 +121,11 @@ def parts(app: Sphinx, srcdir: str) -> dict[str, list[str]]:
     """docname -> the other files its page is made of: what Sphinx records as its
     dependencies (include, literalinclude, csv-table and image files) and, in a
     translated build, its message catalog ``<locale_dir>/<lang>/LC_MESSAGES/<domain>.po``.
-    A compact catalog serves several documents and counts for each of them."""
+    A compact catalog serves several documents and counts for each of them. The
+    compiled ``.mo`` Sphinx records is its ``.po`` beside it, when there is one: what
+    the translator writes and git tracks (the ``.mo`` is a build product)."""
     env = app.env
-    parts = {docname: [os.path.join(srcdir, os.fspath(dep)) for dep in deps]
+    parts = {docname: [_catalog_source(os.path.join(srcdir, os.fspath(dep))) for dep in deps]
              for docname, deps in env.dependencies.items()}
     language = app.config.language
     if language:  # Sphinx reads the catalogs whenever they exist for the language
@@ -137,3 +140,11 @@ def parts(app: Sphinx, srcdir: str) -> dict[str, list[str]]:
             if catalogs[domain]:
                 parts.setdefault(docname, []).extend(catalogs[domain])
     return parts
+
+
+def _catalog_source(path: str) -> str:
+    """A compiled message catalog as the ``.po`` it was compiled from, when that is
+    beside it; any other file as it is."""
+    if path.endswith(".mo") and os.path.isfile(po := path[:-3] + ".po"):
+        return po
+    return path

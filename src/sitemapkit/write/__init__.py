@@ -77,7 +77,7 @@ def write_sitemaps(
             if isinstance(exc, OSError) and not isinstance(exc, OutputError):
                 raise OutputError(
                     f"could not write sitemaps into {out}: {exc.strerror or exc}"
-                    f"{f' ({exc.filename})' if exc.filename else ''}; the previous "
+                    f"{output.named_file(exc)}; the previous "
                     "sitemaps there are unchanged") from exc
             raise
     _finish(run, opts, prefix)

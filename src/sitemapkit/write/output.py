@@ -251,6 +251,15 @@ def removed_note(names: list[str], what: str) -> list[str]:
             f"{shown}{more}"]
 
 
+def named_file(exc: OSError) -> str:
+    """`` (FILE)`` for the file an error names, unless it is one of the run's own
+    temporary or staged names: the folder is named already, and that name is ours."""
+    name = os.fspath(exc.filename) if exc.filename else ""
+    if not name or os.path.basename(str(name)).startswith((TMP_PREFIX, STAGED_PREFIX)):
+        return ""
+    return f" ({name})"
+
+
 def remove_owned_temps(paths: list[Path]) -> None:
     for path in paths:
         with contextlib.suppress(FileNotFoundError):

@@ -241,6 +241,6 @@ def live_set(storage: Storage, entry_point: str, extra_indexes: re.Pattern[str],
 def storage_error(storage: Storage, exc: OSError) -> OutputError:
     """An OSError from a store as the typed error every host maps."""
     detail = exc.strerror or str(exc)
-    name = f" ({exc.filename})" if exc.filename else ""
-    return OutputError(f"could not write sitemaps into {storage.where}: {detail}{name}; "
+    return OutputError(f"could not write sitemaps into {storage.where}: {detail}"
+                       f"{output.named_file(exc)}; "
                        "the previous sitemaps there are unchanged")

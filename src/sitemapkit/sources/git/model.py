@@ -25,6 +25,8 @@ STATES = {  # state -> (one page ..., several pages ...)
     "git-error": ("could not be dated: git failed (see the warning)",) * 2,
     "shallow": ("last changed beyond the shallow clone's boundary",) * 2,
     "no-history": ("has no commit in the walked history", "have no commit in the walked history"),
+    "future": ("is dated by a commit more than 24 hours in the future (see the warning)",
+               "are dated by a commit more than 24 hours in the future (see the warning)"),
 }
 WHAT = {"omit": "lastmod omitted", "mtime": "used the file's mtime",
         "build-time": "used the build time"}

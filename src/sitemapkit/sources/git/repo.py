@@ -9,6 +9,7 @@ import hashlib
 import json
 import os
 import subprocess
+import time
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ..._display import count
 from ..._files import atomic_write, ensure_cache_dir
 from ...errors import GitDatesError
+from ...protocol import FUTURE_TOLERANCE_SECONDS
 from .ask import Asker
 from .commands import Background, parse_status
 from .history import GitFailed, Group, WalkResult, WalkSpec, arrive, git_command, walk
@@ -29,6 +31,10 @@ CACHE_VERSION = 2
 ROUNDS = 2  # limited walks before the rest walks the whole repository
 SPECS = 64  # most pathspec entries a limited walk names
 WHOLE = 20  # walk the whole repository when under 1 in WHOLE tracked files is outside
+
+
+_UNSHALLOW = ("Fetch the full history (for GitHub Actions: actions/checkout with "
+              "fetch-depth: 0).")
 
 
 class Repo:
@@ -73,12 +79,17 @@ class Repo:
         dated, shallow, failed, tracked = walked
         dirty, untracked = parse_status(out)
         when = {iso: datetime.fromisoformat(iso) for iso in set(dated.values())}
+        ahead = time.time() + FUTURE_TOLERANCE_SECONDS  # rule 18: no lastmod past it
+        future: list[str] = []
         dates, from_git = self.out.dates, 0
         for f, r in rel.items():
             if r in dirty:
                 fallback.setdefault("uncommitted", []).append(f)
             elif r in untracked:
                 fallback.setdefault("untracked", []).append(f)
+            elif r in dated and when[dated[r]].timestamp() > ahead:
+                self.out.unknown[f] = self.out.states[f] = "future"
+                future.append(r)
             elif r in dated:
                 dates[f] = when[dated[r]]  # one datetime per distinct commit time
                 from_git += 1
@@ -90,6 +101,29 @@ class Repo:
             else:
                 fallback.setdefault("not-in-git", []).append(f)
         self.out.from_git += from_git
+        if future:
+            self._future(future, dated)
+        beyond = sum(self.out.states.get(f) == "shallow" for f in rel)
+        if beyond:  # a shallow clone that dates nothing here is not worth a word
+            self.out.warnings.append(
+                f"{self.root} is a shallow clone: {count(beyond, 'file')} last changed "
+                f"before its oldest commit, so the pages made of them get no lastmod. "
+                f"{_UNSHALLOW}")
+
+    def _future(self, files: list[str], dated: dict[str, str]) -> None:
+        """Files whose last commit is dated more than a day ahead of the clock (a skewed
+        clock made it): undated, never the build stopped; the warning names the commit."""
+        example = files[0]
+        try:
+            commit = self._run("log", "-1", "--format=%h", "--", example).decode().strip()
+        except GitFailed:
+            commit = ""
+        self.out.warnings.append(
+            f"{count(len(files), 'file')} in {self.root} last changed in a commit dated "
+            f"more than 24 hours ahead of this machine's clock (e.g. {example}, commit "
+            f"{commit or '?'} of {dated[example]}): the pages made of them get no lastmod "
+            "(sitemapkit rules 18). A clock was wrong when it was made; the next commit to "
+            "those files dates them again")
 
     def _walked(self, rel: dict[str, str], files: list[str], fallback: dict[str, list[str]]
                 ) -> tuple[dict[str, str], set[str], set[str], set[str]] | None:
@@ -112,12 +146,9 @@ class Repo:
         if is_shallow:
             path = shallow_file if shallow_file.is_absolute() else self.root / shallow_file
             boundary = set(path.read_text().split())
-            message = (f"{self.root} is a shallow clone: pages last changed before its "
-                       "oldest commit get no lastmod. Fetch the full history (for GitHub "
-                       "Actions: actions/checkout with fetch-depth: 0).")
             if self.opts.shallow == "error":
-                raise GitDatesError(message)
-            self.out.warnings.append(message)
+                raise GitDatesError(f"{self.root} is a shallow clone: pages last changed "
+                                    f"before its oldest commit get no lastmod. {_UNSHALLOW}")
         try:
             dated, shallow, failed = self._dates(head, [r for r in rel.values() if r in tracked],
                                                  boundary, tracked)
