@@ -33,7 +33,7 @@ MKDOCS = {
 }
 SPHINX = {
     "config": ("sitemapkit_max_urls = 0", {}, "max_urls must be 1..50000"),
-    "entry": ("", {"bad.rst": ":sitemap-priority: 2\n\nBad\n===\n"},
+    "entry": ("", {"bad.rst": ":orphan:\n:sitemap-priority: 2\n\nBad\n===\n"},
               "bad.rst: WARNING: sitemapkit: entry 1: priority '2' breaks rule"),
     "no-urls": ('sitemapkit_exclude = ["*"]', {}, "no URLs to write"),
     "output": ('html_extra_path = ["extra"]', {"extra/sitemap.xml/keep.txt": "x"},

@@ -625,6 +625,21 @@ def test_sources_the_build_staged_out_of_git_are_dated_as_the_tracked_files(tmp_
         "files, so they stay undated, e.g. .staging/docs/same.md = src/de/same.md and " \
         "src/en/same.md" in done.stderr
     assert "warning: 2 pages made from files that are not in git" in done.stderr
+    assert "generated.md is git-ignored: commit it" in done.stderr  # the cause, named
+
+
+def test_a_source_git_cannot_date_is_named_with_its_cause(tmp_path):
+    from sitemapkit.site import _not_in_git
+
+    repo = Repo(tmp_path / "r")
+    repo.write(".gitignore", "skip/\n")
+    repo.write("skip/page.md", "# Ignored\n")
+    repo.commit("2024-01-01T00:00:00+00:00")
+    outside = tmp_path / "elsewhere.md"
+    outside.write_text("# Outside\n")
+    assert _not_in_git(str(repo.root / "skip/page.md")).endswith("skip/page.md is git-ignored")
+    assert _not_in_git(str(outside)) == f"{outside} is outside any git repository"
+    assert _not_in_git(str(repo.root / "gone.md")) == f"{repo.root / 'gone.md'} does not exist"
 
 
 def test_keep_unlisted_lists_what_the_generator_left_out_without_calling_it_stale(tmp_path):

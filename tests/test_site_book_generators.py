@@ -389,6 +389,43 @@ def test_antora_two_repositories_each_page_dated_at_the_branch_it_was_built_from
     assert len(alpha.git("worktree", "list").splitlines()) == 1  # the work trees removed
 
 
+def test_antora_with_extensionless_urls_lists_every_page_where_it_is_served(
+        tmp_path, antora_modules):
+    """``urls: html_extension_style: drop``: each page's canonical is its own URL without
+    ``.html``, which is the page itself, listed there; the 1.0 pages whose canonical
+    names 2.0's are still left out for it, with that page as the reason."""
+    alpha, beta, site = antora_repositories(tmp_path)
+    site.commit(DATES[1], {"antora-playbook.yml": ANTORA_PLAYBOOK +
+                           "urls:\n  html_extension_style: drop\n"})
+    (site.root / "node_modules").symlink_to(antora_modules)
+    run(site.root / "node_modules/.bin/antora", "antora-playbook.yml", cwd=site.root)
+    out = site.root / "build" / "site"
+    theirs = sitemap_locs(out)
+    assert all(not loc.endswith(".html") for loc in theirs), theirs  # Antora's own form
+    err, report = site_here(site.root, "build/site")
+    base = "https://docs.example.com/"
+    got = written(out, base)
+    pages = "docs/modules/ROOT/pages/"
+    assert got == {
+        base + "alpha/2.0/": reference_date(alpha.root, pages + "index.adoc", rev="v2.0"),
+        base + "alpha/2.0/setup": reference_date(alpha.root, pages + "setup.adoc", rev="v2.0"),
+        base + "alpha/1.0/legacy": reference_date(alpha.root, pages + "legacy.adoc",
+                                                  rev="v1.0"),
+        base + "beta/": newest(reference_date(beta.root, "modules/ROOT/pages/index.adoc"),
+                               reference_date(beta.root, "modules/ROOT/partials/shared.adoc")),
+        base + "beta/guide/deep": reference_date(beta.root,
+                                                 "modules/ROOT/pages/guide/deep.adoc"),
+    } or set(got) == theirs, (got, theirs)
+    left = {row["page"]: row for row in report if row["change"] == "left out"}
+    assert set(left) == {"alpha/1.0/index.html", "alpha/1.0/setup.html"}, left
+    assert left["alpha/1.0/setup.html"]["detail"] == base + "alpha/2.0/setup"
+    assert set(got) | {base + "alpha/1.0/", base + "alpha/1.0/setup"} == theirs, \
+        sorted(set(got) ^ theirs)
+    # no page is named twice (left out at one URL, "not listed" at the other)
+    assert not [row for row in report if row["change"] == "not listed"
+                and row["page"].startswith(("alpha/", "beta/"))], report
+
+
 def test_antora_a_source_not_on_this_machine_is_named_with_the_fix(tmp_path, antora_modules):
     """A content source whose repository is not here: its pages (still in the output)
     are listed undated, the source and the fix named, and strict fails on it."""

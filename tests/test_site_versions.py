@@ -7,6 +7,7 @@ listed page's lastmod is git's own per-file answer at its version's tag."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -165,6 +166,17 @@ def test_an_alias_lists_its_version_and_a_missing_commit_is_named(
     assert "1.0: 3 pages found; left out: 1 page with a canonical URL pointing elsewhere, " \
         "1 404 page" in done.stderr
     assert version_urls(export, "3.0")[f"{SITE}3.0/api/"] == "2024-05-05T05:05:05+00:00"
+    # two versions with undated pages: the report holds every row of both, by version
+    report = tmp_path / "r.jsonl"
+    both = sitemapkit("site", export, "--base-url", SITE, "--source", repo.root,
+                      "--version-ref", f"1.0={missing}", "--version-ref", f"2.0={missing}",
+                      "--report", report, cwd=repo.root)
+    assert both.returncode == 0, both.stderr
+    rows = [json.loads(line) for line in report.read_text().splitlines()]
+    undated = {(row["version"], row["url"]) for row in rows if row["change"] == "undated"}
+    assert undated == {(v, url) for v in ("1.0", "2.0") for url in version_urls(export, v)}
+    assert {row["version"] for row in rows} == {"1.0", "2.0", "3.0"}
+    assert "sitemapkit-version-cache" not in both.stderr + both.stdout  # the report's name
     bad = sitemapkit("site", export, "--base-url", SITE, "--source", repo.root,
                      "--version-ref", "9.9=v1.0", cwd=repo.root)
     assert bad.returncode != 0 and "--version-ref names ['9.9']" in bad.stderr
@@ -269,3 +281,40 @@ def test_mike_canonical_version_lists_the_alias(tmp_path: Path, alias_type: str)
     assert urls[f"{SITE}latest/"] == "2024-01-10T10:00:00+01:00"  # not HEAD's 2024-03-03
     index = (pages / "sitemap.xml").read_text()
     assert index.count("<sitemap>") == 1 and f"{SITE}latest/sitemap.xml" in index
+
+
+def test_a_mike_project_whose_config_lies_below_the_root_is_found_from_the_root(
+        tmp_path: Path) -> None:
+    """``mkdocs.yml`` two folders down (``docs_dir: ../../docs``), deployed by mike to a
+    gh-pages work tree of its own, and ``sitemapkit site`` run from the repository's root
+    with no --source: the config git tracks whose docs folder holds the pages is the
+    project, never a config above the work tree (a ``de/mkdocs.yml`` there); every
+    page dated as of its version's commit, and a second run loses nothing."""
+    repo = Repo(tmp_path / "project")
+    settings = yaml.safe_load(config(["search"]))
+    repo.write(".gitignore", "site/\n.cache/\n")
+    repo.commit("2024-01-10T10:00:00+01:00", {
+        "tools/web/mkdocs.yml": yaml.safe_dump({**settings, "docs_dir": "../../docs"}),
+        "docs/index.md": "# Home\n", "docs/guide.md": "# Guide\n"})
+    repo.git("tag", "v1.0")
+    mike(repo, "deploy", "-F", "tools/web/mkdocs.yml", "1.0")
+    repo.commit("2024-02-20T11:00:00+00:00", {"docs/guide.md": "# Guide\n\nMore.\n"})
+    repo.git("tag", "v2.0")
+    mike(repo, "deploy", "-F", "tools/web/mkdocs.yml", "2.0")
+    pages = tmp_path / "deploy"
+    repo.git("worktree", "add", "-q", str(pages), "gh-pages")
+    (tmp_path / "de").mkdir()  # a language-named project beside the work tree: not ours
+    (tmp_path / "de" / "mkdocs.yml").write_text(config(["search"]))
+    done = sitemapkit("site", pages, "--base-url", SITE, "--validate", "strict",
+                      cwd=repo.root)
+    assert done.returncode == 0, done.stderr
+    assert "project tools/web (a config git tracks here" in done.stderr, done.stderr
+    for version, tag in (("1.0", "v1.0"), ("2.0", "v2.0")):
+        assert version_urls(pages, version) == {
+            f"{SITE}{version}/": last_change_at(repo, tag, "docs/index.md"),
+            f"{SITE}{version}/guide/": last_change_at(repo, tag, "docs/guide.md")}, version
+    before = {v: version_urls(pages, v) for v in ("1.0", "2.0")}
+    again = sitemapkit("site", pages, "--base-url", SITE, "--validate", "strict",
+                       cwd=repo.root)
+    assert again.returncode == 0, again.stderr
+    assert {v: version_urls(pages, v) for v in ("1.0", "2.0")} == before

@@ -42,6 +42,7 @@ from ..sources.built import detect, generator_meta, read_site
 from ..sources.built.compare import (
     EXCLUDED,
     NO_SOURCE,
+    NOT_LISTED,
     UNSOURCED,
     Difference,
     differences,
@@ -60,7 +61,7 @@ from ..sources.built.floor import (
 )
 from ..sources.built.languages import page_clusters
 from ..sources.built.listed import with_lists, with_members
-from ..sources.built.mapping import Sources, find_sources
+from ..sources.built.mapping import Sources, find_sources, repository_top
 from ..sources.built.scan import (
     SINGULAR,
     BuiltPage,
@@ -359,9 +360,13 @@ def _compare(run: _Run, rows: list[PageRow], dated: Dated, dates: GitDates,
     report.warn(Stage.FLOOR, *warnings)
     if path:
         said = {d.url for d in report.rows}
+        # a page the comparison named (left out at the generator's URL for it) is not
+        # named again at its file's URL ("X" and "X.html" are one page)
+        pages = {d.page for d in report.rows if d.page and d.change == "left out"}
         reasons = _undated_reasons(rows, dated.dates, dates, run.values["lastmod"])
         report.rows += [d for d in without_floor(run.found, run.unlisted, reasons)
-                        if d.url not in said]
+                        if d.url not in said
+                        and not (d.change == NOT_LISTED and d.page in pages)]
         write_report(path, report.rows)
 
 
@@ -445,10 +450,21 @@ def _undated_reasons(rows: list[PageRow], dated: list[Any], dates: GitDates, las
             why = NO_SOURCE
         else:
             state = dates.state(row.source)
-            why = f"its source {row.source} {STATES[state][0]}" if state else \
+            why = f"its source {_not_in_git(row.source)}" if state == "not-in-git" else \
+                f"its source {row.source} {STATES[state][0]}" if state else \
                 "what it lists has no date" if row.lists else "git gave its source no date"
         found[row.loc] = (row.label, why)
     return found
+
+
+def _not_in_git(path: str) -> str:
+    """Why git has no history of ``path``, by what is on the disk: it does not exist,
+    it lies outside any repository, or (inside one, not untracked) git ignores it."""
+    if not os.path.lexists(path):
+        return f"{path} does not exist"
+    if repository_top(Path(path).parent) is None:
+        return f"{path} is outside any git repository"
+    return f"{path} is git-ignored"
 
 
 SOURCE_UNDATED = ("untracked", "not-in-git")  # a file the page is made from, outside git
@@ -464,9 +480,10 @@ def _undated_with_sources(rows: list[PageRow], dated: list[Any], dates: GitDates
         if date is None and row.source and (state := dates.state(row.source)) in SOURCE_UNDATED:
             found.setdefault(state, []).append(row.source)
     return [f"{count(len(paths), 'page')} made from files that {STATES[state][1]}, so "
-            f"without lastmod, e.g. {paths[0]}: commit it, or, where the build copies its "
-            "sources elsewhere first, give --map with the tracked files (and, as 'parts', "
-            "what the build adds to them)"
+            f"without lastmod, e.g. "
+            f"{paths[0] if state == 'untracked' else _not_in_git(paths[0])}: commit it, or, "
+            "where the build copies its sources elsewhere first, give --map with the "
+            "tracked files (and, as 'parts', what the build adds to them)"
             for state, paths in found.items()]
 
 

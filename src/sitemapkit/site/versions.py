@@ -28,6 +28,7 @@ from ..protocol import DEFAULT_MAX_BYTES
 from ..publish.pipeline import Outcome
 from ..publish.siteindex import IndexResult, build_index
 from ..rules.urls import normalize_base_url
+from ..sources.built.compare import merge_reports
 from ..sources.built.mapping import repository_top
 from ..sources.built.scan import require_dir
 from ..sources.built.versions import (
@@ -92,14 +93,31 @@ def versioned_sitemaps(out_dir: str | os.PathLike[str], base_url: str | None, *,
             revisions.oldest_first([c for c in commits.values() if c]))}
         chosen = sorted(found.chosen, key=lambda v: (order.get(commits[v.name] or "",
                                                                len(order)), v.name))
-        for version in chosen:
+        report = values.get("report")
+        parts: list[tuple[str, Path]] = []  # each version's report, merged into one
+        for number, version in enumerate(chosen):
             commit = result.commits[version.name] = commits[version.name]
+            own = {**values}
+            if report:
+                parts.append((version.name, Path(cache) / f"report-{number}.jsonl"))
+                own["report"] = str(parts[-1][1])
             result.versions[version.name] = _one(
-                version, commit, out, base, project, top, revisions, cache, values, result)
+                version, commit, out, base, project, top, revisions, cache, own, result)
+        if report:
+            merge_reports(report, parts)
+            result.warnings = [_named(w, parts, report) for w in result.warnings]
+            result.infos = [_named(i, parts, report) for i in result.infos]
     if not result.errors:
         result.index = _index(found, out, base, values, result)
     _summary(found, result, out, time.perf_counter() - started)
     return result
+
+
+def _named(text: str, parts: list[tuple[str, Path]], report: str) -> str:
+    """A version's line naming its part of the report names the whole report."""
+    for _, part in parts:
+        text = text.replace(str(part), str(report))
+    return text
 
 
 def _refs_from_deploys(found: Versions, out: Path, project: Path | None,

@@ -5,8 +5,10 @@ generator is one new module with a ``detect`` function, listed in ``FAMILIES``."
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import subprocess
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -64,9 +66,13 @@ class Project:
 
 def find_project(out: Path, here: Path) -> Project:
     """The generator's project for the output ``out`` when no ``--source`` is given:
-    the nearest folder above the output (up to the repository's top) with a config
-    this package knows, else the current folder, else one of its usual docs folders
-    (``docs/``, ``website/``, ...). The first found is taken; the others are named."""
+    the nearest folder above the output (up to its repository's top; none when the
+    output is a work tree of its own, a deploy branch's) with a config this package
+    knows, else the current folder, else one of its usual docs folders (``docs/``,
+    ``website/``, ...), else the folder of a config the current folder's repository
+    tracks whose content folder holds the output's pages' sources (a ``mkdocs.yml``
+    two folders down with ``docs_dir: ../../docs``). The first found is taken; the
+    others are named. Nothing above the current folder's repository is looked at."""
     try:
         start = out.resolve()
     except OSError:
@@ -75,7 +81,10 @@ def find_project(out: Path, here: Path) -> Project:
     above = [p for p in start.parents][:PARENTS if top is not None else OUTSIDE_PARENTS]
     if top is not None and top in above:
         above = above[: above.index(top) + 1]
-    order = [*above, here.resolve(), *(here.resolve() / name for name in USUAL_FOLDERS)]
+    elif top == start:
+        above = []  # the output is a repository of its own (gh-pages): its project is not
+    here = here.resolve()
+    order = [*above, here, *(here / name for name in USUAL_FOLDERS)]
     mark = _generator_mark(start)
     layouts = {folder: layout for folder in dict.fromkeys(order) if folder.is_dir() and
                (layout := detect(folder, mark)) is not None}
@@ -84,14 +93,83 @@ def find_project(out: Path, here: Path) -> Project:
     found = sorted(layouts, key=lambda f: bool(mark) and
                    not layouts[f].family.lower().startswith(mark))
     if not found:
-        return Project(None, f"no generator config in {here}, above {out} or in "
-                       f"{'/, '.join(USUAL_FOLDERS)}/: pass --source with the folder that "
-                       "holds it")
+        return _tracked_project(start, here, mark)
     chosen = found[0]
-    how = "the current folder" if chosen == here.resolve() else \
+    how = "the current folder" if chosen == here else \
         "a folder above the output" if chosen in above else "a docs folder of the current one"
     return Project(chosen, f"project {_shown(chosen, here)} ({how}; --source chooses another)",
                    found[1:])
+
+
+# every file name a family's ``detect`` looks for: the tracked configs worth asking
+CONFIG_FILES = frozenset((*mkdocs.CONFIGS, *hugo.CONFIG_NAMES, *docusaurus.CONFIGS,
+                          *astro.CONFIGS, *rspress.CONFIGS, "book.toml", "conf.py",
+                          "_config.yml", "pelicanconf.py", "antora-playbook.yml"))
+SAMPLE_PAGES = 40  # output pages a candidate project's content folder is held against
+
+
+def _tracked_project(out: Path, here: Path, mark: str) -> Project:
+    """The project among the generator configs the current folder's repository tracks:
+    the one whose content folder holds the sources of the output's pages. Two that hold
+    them equally well: none taken, both named."""
+    none = Project(None, f"no generator config in {here}, above {out}, in "
+                   f"{'/, '.join(USUAL_FOLDERS)}/ or among the configs git tracks here: "
+                   "pass --source with the folder that holds it")
+    top = next((p for p in (here, *here.parents) if (p / ".git").exists()), None)
+    if top is None:
+        return none
+    try:
+        listed = subprocess.run(["git", "-c", "core.quotepath=false", "ls-files", "-z"],
+                                cwd=here, capture_output=True, timeout=60, check=True).stdout
+    except (OSError, subprocess.SubprocessError):
+        return none
+    folders: dict[Path, None] = {}
+    for name in os.fsdecode(listed).split("\0"):
+        head, _, base = name.rpartition("/")
+        if base in CONFIG_FILES:
+            folders[here / head] = None
+        elif head.endswith(".vitepress") and base.startswith("config."):
+            folders[(here / head).parent] = None
+    pages = _sample_pages(out)
+    scored = []
+    for folder in folders:
+        layout = detect(folder, mark) if folder.is_dir() else None
+        if layout is not None and layout.content.is_dir():
+            held = sum(any((layout.content / c).exists() for c in layout.candidates(page))
+                       for page in pages)
+            scored.append((held, folder))
+    scored.sort(key=lambda pair: -pair[0])
+    if not scored or (scored[0][0] == 0 and len(scored) > 1):
+        return none
+    if len(scored) > 1 and scored[1][0] == scored[0][0]:
+        return Project(None, f"two generator configs git tracks here fit {out} as well: "
+                       f"{_shown(scored[0][1], here)} and {_shown(scored[1][1], here)}; "
+                       "pass --source with the one that built it")
+    chosen = scored[0][1]
+    return Project(chosen, f"project {_shown(chosen, here)} (a config git tracks here, whose "
+                   f"content folder holds the pages' sources; --source chooses another)",
+                   [f for _, f in scored[1:]])
+
+
+def _sample_pages(out: Path) -> list[str]:
+    """A few HTML pages of the output, relative to it, or to its newest version's folder
+    when the output is versioned (mike's ``versions.json``)."""
+    root = out
+    try:
+        listed = json.loads((out / "versions.json").read_text())
+        first = listed[0].get("version") if isinstance(listed, list) and listed else None
+        if isinstance(first, str) and (out / first).is_dir():
+            root = out / first
+    except (OSError, ValueError, AttributeError):
+        pass
+    found: list[str] = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        found += [os.path.relpath(os.path.join(folder, f), root) for f in sorted(files)
+                  if f.endswith(".html") and f != "404.html"]
+        if len(found) >= SAMPLE_PAGES:
+            break
+    return found[:SAMPLE_PAGES]
 
 
 def _generator_mark(out: Path) -> str:

@@ -133,8 +133,11 @@ def page_sources(catalog: Catalog, built: Built, playbook: Path) -> dict[str, li
     found: dict[str, list[Known]] = {}
     unreadable: dict[str, str] = {}
     for row in catalog.pages:
-        key = url_key(str(row["out"]))
-        if key not in built.keys:  # left out by its own signals (an older version's
+        # the page is listed at its file (X.html) or, where the site serves it without
+        # the extension (html_extension_style: drop), at Antora's own URL for it
+        key = next((k for k in (url_key(str(row["out"])), _pub_key(row, built))
+                    if k in built.keys), None)
+        if key is None:  # left out by its own signals (an older version's
             continue  # canonical): no work tree for its commit
         source = _file(row, built, unreadable)
         if source is None:
@@ -164,3 +167,10 @@ def _file(row: dict[str, Any], built: Built, unreadable: dict[str, str]) -> str 
     start = str(origin.get("startPath") or "").strip("/")
     return str(tree / start / str(row["path"])) if start else str(tree / str(row["path"]))
 
+
+def _pub_key(row: dict[str, Any], built: Built) -> str:
+    """The ``url_key`` of the URL Antora publishes a page at (``pub.url``, from the
+    site's root), under the base URL's path."""
+    url = str(row.get("page") or "")
+    base = built.base_path.rstrip("/")
+    return url_key(url[len(base):] if base and url.startswith(base + "/") else url)

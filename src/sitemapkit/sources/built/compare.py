@@ -145,12 +145,29 @@ def _example(left: list[Difference], reason: str) -> str:
 
 def write_report(path: str | os.PathLike[str], found: list[Difference]) -> None:
     """JSON Lines, one object per difference; written whole, then renamed in."""
+    _write_lines(path, [json.dumps(asdict(d), ensure_ascii=False) for d in found])
+
+
+def merge_reports(path: str | os.PathLike[str], parts: list[tuple[str, Path]]) -> None:
+    """One report of a versioned run: every row of each version's report (``parts``:
+    the version's name and its report file, if written), each with its ``version``."""
+    lines = []
+    for version, part in parts:
+        if not part.is_file():
+            continue
+        for line in part.read_text(encoding="utf-8").splitlines():
+            lines.append(json.dumps({"version": version, **json.loads(line)},
+                                    ensure_ascii=False))
+    _write_lines(path, lines)
+
+
+def _write_lines(path: str | os.PathLike[str], lines: list[str]) -> None:
     target = Path(path)
     temporary = target.with_name(target.name + ".tmp")
     try:
         with open(temporary, "w", encoding="utf-8") as fh:
-            for difference in found:
-                fh.write(json.dumps(asdict(difference), ensure_ascii=False) + "\n")
+            for line in lines:
+                fh.write(line + "\n")
         os.replace(temporary, target)
     except OSError as exc:
         raise OutputError(f"cannot write the report {path}: {exc.strerror or exc}") from None

@@ -34,6 +34,7 @@ from ...heads.meta import (
     REDIRECT,
     HtmlSignals,
     same_page,
+    same_url,
 )
 from .listing import frontier
 
@@ -273,10 +274,21 @@ def _classify(rel: str, signals: HtmlSignals, page_url: str, base: str,
     if same_page(canonical, page_url):
         keep = canonical.startswith(base) and not _sphinx_index(canonical)
         return None, canonical if keep else page_url
+    if _served_clean(canonical, page_url):  # X.html naming X: itself, as the site serves it
+        return None, canonical if canonical.startswith(base) else page_url
     if not canonical.startswith(base) and _same_path(canonical, page_url, base):
         result.other_base.append((rel, canonical))  # the base URL is what disagrees
         return None, page_url
     return ELSEWHERE, page_url
+
+
+def _served_clean(canonical: str, page_url: str) -> bool:
+    """The canonical names this page without its ``.html``: the URL the site serves and
+    links it at (Antora's ``html_extension_style: drop``, clean-URL servers)."""
+    for suffix in (".html", ".htm"):
+        if page_url.endswith(suffix):
+            return same_url(canonical, page_url[: -len(suffix)])
+    return False
 
 
 def _sphinx_index(url: str) -> bool:
