@@ -612,9 +612,10 @@ cdef int _use_tag(bint link, const unsigned char* a, Py_ssize_t n, HeadFacts* fa
 
 
 cdef bint _document(const unsigned char* p, Py_ssize_t n) noexcept nogil:
-    """``<html[\\s>]|<head[\\s>]`` (a bytes pattern) anywhere in the head."""
+    """``<html[\\s>]|<head[\\s>]|<!doctype\\s+html[\\s>]`` (a bytes pattern) anywhere
+    in the head: HTML5 needs neither tag after its doctype (Antora's alias pages)."""
     cdef const unsigned char* lt
-    cdef Py_ssize_t i = 0
+    cdef Py_ssize_t i = 0, j
     while i + 6 <= n:
         lt = <const unsigned char*>memchr(p + i, ord('<'), n - i)
         if lt == NULL:
@@ -623,6 +624,13 @@ cdef bint _document(const unsigned char* p, Py_ssize_t n) noexcept nogil:
         if i + 6 <= n and (sk_ieq(p + i + 1, "html", 4) or sk_ieq(p + i + 1, "head", 4)) and \
                 (SK_BSPACE[p[i + 5]] or p[i + 5] == ord('>')):
             return True
+        if i + 9 <= n and p[i + 1] == ord('!') and sk_ieq(p + i + 2, "doctype", 7):
+            j = i + 9
+            while j < n and SK_BSPACE[p[j]]:
+                j += 1
+            if j > i + 9 and j + 5 <= n and sk_ieq(p + j, "html", 4) and \
+                    (SK_BSPACE[p[j + 4]] or p[j + 4] == ord('>')):
+                return True
         i += 1
     return False
 

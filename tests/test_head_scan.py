@@ -223,6 +223,35 @@ def test_plain_heads_are_read_in_c_without_the_reference(data):
     assert fast[2] and fast[0]
 
 
+DOCTYPE_CASES = [  # (the head, is it a page)
+    (b'<!DOCTYPE html>\n<meta charset="utf-8">\n<link rel="canonical" href="https://d.e/'
+     b'b/new.html">\n<meta http-equiv="refresh" content="0; url=new.html">\n<meta '
+     b'name="robots" content="noindex">\n<title>Redirect Notice</title>', True),  # Antora
+    (b"<!doctype  HTML>\n<title>t</title>", True),
+    (b"<!DOCTYPE\thtml\n>", True),
+    (b"<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0 Strict//EN\">", True),
+    (b"<!doctypehtml><p>x", False),  # no space: not the doctype
+    (b"<!DOCTYPE svg><svg/>", False),
+    (b"<!DOCTYPE htmlx>", False),
+    (b"<p>a fragment</p>", False),
+    (b"<!DOCTYPE", False),
+    (b"<!DOCTYPE ", False),
+]
+
+
+@pytest.mark.parametrize("data,page", DOCTYPE_CASES)
+def test_a_doctype_makes_a_page_without_html_or_head_tags(both_impls, data, page):
+    """HTML5 needs neither tag after its doctype: Antora's alias pages are pages, and
+    their meta refresh makes them redirect stubs, not fragments."""
+    from sitemapkit._urlset import _heads_py
+    want = _heads_py.head_signals(data)
+    assert want[0] is page
+    if page and b"refresh" in data:
+        assert want[1] and want[3]  # noindex, a redirect
+    for impl in both_impls:
+        assert heads_twin(impl).head_signals(data) == want, impl
+
+
 def _site(root: Path) -> None:
     (root / "a" / "b").mkdir(parents=True)
     (root / ".hidden").mkdir()

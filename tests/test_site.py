@@ -182,6 +182,10 @@ def test_sphinx_without_the_extension(tmp_path, builder):
         absent = ("hidden/",)
     check_dates(out, repo.root, pages, absent)
     assert "noindex pages" in done.stderr
+    # Sphinx wrote no robots.txt: the one made is said (a second run adds nothing)
+    assert f"created robots.txt (the output had none) with 'Sitemap: {BASE}sitemap.xml'" \
+        in done.stderr, done.stderr
+    assert "created robots.txt" not in site(out, source=repo.root).stderr
 
 
 # --- Hugo ---------------------------------------------------------------------------------
@@ -509,6 +513,28 @@ def test_a_sitemap_older_than_the_build_is_no_floor(tmp_path):
     done = site(out)
     assert listed(out) == {"", "a.html"}, done.stderr
     assert "older than every page of this build" in done.stderr
+
+
+def test_a_sitemap_written_before_its_pages_is_this_builds(tmp_path):
+    """Hugo writes sitemap.xml before its deferred templates' pages: a sitemap older than
+    every page that lists exactly the pages of the output is this build's, compared page
+    by page (here it gave the home page a date this run has no source for: said)."""
+    out = tmp_path / "out"
+    plain_site(out, ["index.html", "a.html"])
+    (out / "sitemap.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/'
+        f'schemas/sitemap/0.9"><url><loc>{BASE}</loc><lastmod>2024-01-01</lastmod></url>'
+        f'<url><loc>{BASE}a.html</loc></url></urlset>\n')
+    later(out / "index.html", out / "sitemap.xml")
+    later(out / "a.html", out / "sitemap.xml")
+    done = site(out, "--validate", "strict", check=False)
+    assert done.returncode == 1, done.stderr  # a lost date is a warning: strict fails
+    assert "lists exactly the pages of this output: taken as the generator's sitemap of " \
+        "this build" in done.stderr, done.stderr
+    assert "older than every page of this build" not in done.stderr
+    # compared as this build's: the date it gave the home page goes out without one
+    assert "1 URL that the generator's sitemap.xml gave a lastmod goes out without one" \
+        in done.stderr, done.stderr
 
 
 def generator_left_internal_out(tmp_path: Path) -> Path:

@@ -166,6 +166,19 @@ def test_an_alias_lists_its_version_and_a_missing_commit_is_named(
     assert "1.0: 3 pages found; left out: 1 page with a canonical URL pointing elsewhere, " \
         "1 404 page" in done.stderr
     assert version_urls(export, "3.0")[f"{SITE}3.0/api/"] == "2024-05-05T05:05:05+00:00"
+    # another deployment's sitemap in the root index is kept, and said
+    index = export / "sitemap.xml"
+    other = f"{SITE}other-project/sitemap.xml"
+    index.write_text(index.read_text().replace(
+        "</sitemapindex>", f"<sitemap><loc>{other}</loc><lastmod>2023-03-03</lastmod>"
+        "</sitemap>\n</sitemapindex>"))
+    kept = sitemapkit("site", export, "--base-url", SITE, "--source", repo.root,
+                      "--alias", "latest", cwd=repo.root)
+    assert kept.returncode == 0, kept.stderr
+    assert f"<sitemap><loc>{other}</loc><lastmod>2023-03-03</lastmod></sitemap>" in \
+        index.read_text()
+    assert f"kept 1 entry of the index it replaces that name sitemaps in folders this " \
+        f"output does not hold (another deployment on the site), e.g. {other}" in kept.stderr
     # two versions with undated pages: the report holds every row of both, by version
     report = tmp_path / "r.jsonl"
     both = sitemapkit("site", export, "--base-url", SITE, "--source", repo.root,

@@ -31,7 +31,8 @@ BYTES_SPACE = b"\t\n\x0b\x0c\r "
 HEAD_CHUNK = 1 << 13  # most heads end in the first 8 KiB
 HEAD_LIMIT = 1 << 20  # a <head> longer than this is read no further
 _HEAD_END = re.compile(rb"</head\s*>", re.IGNORECASE)
-_DOCUMENT = re.compile(rb"<html[\s>]|<head[\s>]", re.IGNORECASE)
+# a page, not a fragment: HTML5 needs neither <html> nor <head> after its doctype
+_DOCUMENT = re.compile(rb"<html[\s>]|<head[\s>]|<!doctype\s+html[\s>]", re.IGNORECASE)
 
 Alternates = tuple[tuple[str, str], ...]
 # (document, noindex, canonical, redirect, alternates, generator): ``document`` is

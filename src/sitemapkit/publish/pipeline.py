@@ -9,6 +9,7 @@ log: warnings fail a strict build, errors fail any build.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -149,9 +150,13 @@ def _after_write(result: WriteResult, out: Path, base: str, settings: PublishSet
     entry_url = result.url(result.entry_point)
     if settings.robots_txt:
         if is_host_root(base):
+            robots = out / "robots.txt"
+            created = not os.path.lexists(robots)
             try:
-                robots_sitemap_line(out / "robots.txt",
-                                    [result.url(n) for n in result.index_files] or [entry_url])
+                if robots_sitemap_line(robots, [result.url(n) for n in result.index_files]
+                                       or [entry_url]) and created:
+                    outcome.infos.append(f"created {robots.name} (the output had none) with "
+                                         f"'Sitemap: {entry_url}'")
             except NotRegular as exc:
                 outcome.warnings.append(
                     f"{out / 'robots.txt'} {exc.strerror}, not a file: left as it is; add "

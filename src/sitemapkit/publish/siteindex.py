@@ -7,8 +7,10 @@ validating every child. The root robots.txt keeps one ``Sitemap:`` line for it.
 
 from __future__ import annotations
 
+import html
 import itertools
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -16,7 +18,7 @@ from urllib.parse import quote, unquote
 
 from .._display import count, shown_path
 from ..errors import InputError, SiteIndexError
-from ..protocol import DEFAULT_MAX_BYTES, MAX_URLS
+from ..protocol import DEFAULT_MAX_BYTES, MAX_BYTES, MAX_URLS
 from ..rules.urls import normalize_base_url
 from ..sources.built.floor import read_base
 from ..sources.built.versions import MIKE_FILE, mike_versions, select
@@ -129,6 +131,7 @@ def build_index(dirs: Sequence[str | os.PathLike[str]], out_file: str | os.PathL
                           "first (sitemapkit validate shows them all)", report)
     for point, child, url in zip(entry_points, children, child_urls, strict=True):
         result.sitemaps += _listed(point.resolve(), child, url, report)
+    _earlier_entries(out, out_dir, prefix, result, dry_run)
     if len(result.sitemaps) > MAX_URLS:
         raise SiteIndexError(f"{len(result.sitemaps):,} sitemaps: more than one index holds "
                           f"({MAX_URLS:,}), and indexes cannot be nested")
@@ -155,6 +158,46 @@ def build_index(dirs: Sequence[str | os.PathLike[str]], out_file: str | os.PathL
         result.notes.append(f"{prefix} is a sub-path; crawlers read robots.txt only at the "
                             f"host root, so add 'Sitemap: {result.index_url}' there")
     return result
+
+
+_ENTRY = re.compile(rb"<sitemap>(.*?)</sitemap>", re.S)
+_FIELD = re.compile(rb"<(loc|lastmod)>\s*([^<]*?)\s*</\1>")
+
+
+def _earlier_entries(out: Path, out_dir: Path, prefix: str, result: IndexResult,
+                     dry_run: bool) -> None:
+    """Every entry of the index being replaced that this one does not list is kept or
+    named: a sitemap in a folder this output does not hold (another deployment on the
+    same site, ``other-project/sitemap.xml``) is kept with its lastmod; one of this
+    output's folders that is no longer indexed (a version removed), or outside the
+    index's folder (rule 28), is dropped, and said."""
+    data = output.read_regular(out, MAX_BYTES) if out.is_file() else None
+    if not data or b"<sitemapindex" not in data[:4096]:
+        return
+    listed = {url_key(url) for url, _ in result.sitemaps}
+    kept, dropped = [], []
+    for block in _ENTRY.findall(data):
+        fields = {k.decode(): html.unescape(v.decode("utf-8", "replace"))
+                  for k, v in _FIELD.findall(block)}
+        loc = fields.get("loc", "")
+        if not loc or url_key(loc) in listed:
+            continue
+        folder = unquote(loc[len(prefix):]).split("/", 1)[0] if loc.startswith(prefix) else ""
+        if loc.startswith(prefix) and "/" in loc[len(prefix):] and \
+                not os.path.lexists(out_dir / folder):
+            kept.append((loc, fields.get("lastmod")))
+        else:
+            dropped.append(loc)
+    result.sitemaps += kept
+    verb = ("would keep", "would drop") if dry_run else ("kept", "dropped")
+    if kept:
+        result.notes.append(f"{verb[0]} {count(len(kept), 'entry', 'entries')} of the index "
+                            f"it replaces that name sitemaps in folders this output does not "
+                            f"hold (another deployment on the site), e.g. {kept[0][0]}")
+    if dropped:
+        result.notes.append(f"{verb[1]} {count(len(dropped), 'entry', 'entries')} of the index "
+                            f"it replaces: sitemaps of this output's folders it no longer "
+                            f"indexes, or outside {prefix}, e.g. {dropped[0]}")
 
 
 def _check_base(point: Path, child: Path, url: str, rel: str, prefix: str) -> None:

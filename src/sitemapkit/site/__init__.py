@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from .._display import count
 from ..errors import ConfigError
@@ -309,7 +310,7 @@ def _reconcile(run: _Run, rows: list[PageRow], report: SiteReport) -> list[PageR
     """Stage three, against the generator's sitemap of this build (the floor): none
     when it is older than the pages; what it leaves out on purpose stays out; each
     page at the URL it lists."""
-    run.old, stale = _stale(run.old, rows, run.out, run.generator)
+    run.old, stale = _stale(run.old, rows, run.out, run.generator, run.base)
     rows, served = _served_at(rows, run.old, run.layout)
     rows, unlisted = _unlisted_by_generator(
         rows, run.old, run.out, run.values, run.unlisted, run.generator,
@@ -563,20 +564,40 @@ SAMPLED = 256  # pages the generator listed whose times say when this build wrot
 COARSE = 2  # seconds: file systems with coarse times
 
 
-def _stale(old: OldSitemap | None, rows: list[PageRow], out: Path, generator: str
-           ) -> tuple[OldSitemap | None, list[str]]:
-    """The generator's sitemap is the floor only when this build wrote it: one older
-    than every page of the output (a sample) was left by an earlier build, or put
-    there by hand, and is no floor (it still goes: the new set takes its name)."""
+def _stale(old: OldSitemap | None, rows: list[PageRow], out: Path, generator: str,
+           base: str) -> tuple[OldSitemap | None, list[str]]:
+    """The generator's sitemap is the floor only when this build wrote it. What it
+    lists says so first: exactly the pages of this output (a generator may write its
+    sitemap before its pages: Hugo's deferred templates). Any other is judged by time,
+    and said: one older than every page of the output (a sample) was left by an
+    earlier build, or put there by hand, and is no floor (it still goes: the new set
+    takes its name)."""
     if old is None or old.ours or old.written is None or not rows:
         return old, []
     step = max(1, len(rows) // SAMPLED)
     times = [t for row in rows[::step] if (t := _mtime(out / row.label)) is not None]
     if not times or old.written >= min(times) - COARSE:
         return old, []
-    return None, [f"{old.name} in the output is older than every page of this build: left "
-                  f"by an earlier build or by hand, it is not taken as {possessive(generator)} "
-                  "sitemap (nothing is left out or compared by it)"]
+    if {page_identity(loc) for loc in old.locs} == {page_identity(r.loc) for r in rows} and \
+            all(_in_output(loc, base, out) for loc in old.locs):
+        return old, [f"{old.name} in the output is older than its pages, but lists exactly "
+                     f"the pages of this output: taken as {possessive(generator)} sitemap of "
+                     "this build (written before its pages)"]
+    return None, [f"{old.name} in the output is older than every page of this build and "
+                  f"lists other pages than it holds: left by an earlier build or by hand, it "
+                  f"is not taken as {possessive(generator)} sitemap (nothing is left out or "
+                  "compared by it)"]
+
+
+def _in_output(loc: str, base: str, out: Path) -> bool:
+    """A listed URL is a page of the output: its file, as servers map the URL to one
+    (``X/`` to ``X/index.html``, ``X`` to ``X.html`` or ``X/index.html``)."""
+    if not loc.startswith(base):
+        return False
+    rel = unquote(loc[len(base):].split("?", 1)[0].split("#", 1)[0])
+    names = [rel + "index.html"] if rel.endswith("/") or not rel else \
+        [rel, rel + ".html", rel + "/index.html"]
+    return any((out / name).is_file() for name in names)
 
 
 def _unlisted_by_generator(rows: list[PageRow], old: OldSitemap | None, out: Path,

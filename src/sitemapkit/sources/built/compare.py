@@ -123,7 +123,8 @@ def summary(found: list[Difference], old: OldSitemap, generator: str, listed: in
     undated = [d for d in found if d.change == "undated"]
     if undated:
         warnings.append(f"{count(len(undated), 'URL')} that {owner} {old.name} gave a lastmod "
-                        f"go out without one, e.g. {undated[0].page}: no source file was found "
+                        f"{'goes' if len(undated) == 1 else 'go'} out without one, e.g. "
+                        f"{undated[0].page}: no source file was found "
                         f"for them (give --source, or --map){where}")
     if listed < len(old.locs) and not warnings:
         notes.append(f"{listed:,} URLs written where {owner} {old.name} listed {len(old.locs):,}, "
