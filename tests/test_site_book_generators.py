@@ -106,7 +106,8 @@ MDBOOK_CHAPTERS = {  # SUMMARY path -> (built page, source file, included file)
     "intro.md": ("intro.html", "src/intro.md", None),
     "getting-started/install.md": ("getting-started/install.html",
                                    "src/getting-started/install.md", None),
-    "reference/README.md": ("reference/", "src/reference/README.md", None),
+    # listed as mdBook's own navigation links it (both forms are served)
+    "reference/README.md": ("reference/index.html", "src/reference/README.md", None),
     "reference/options and flags.md": ("reference/options%20and%20flags.html",
                                        "src/reference/options and flags.md", None),
     "reference/examples.md": ("reference/examples.html", "src/reference/examples.md",
@@ -145,6 +146,9 @@ def test_mdbook_chapters_from_summary_dated_with_their_includes(tmp_path):
     run(mdbook, "build", cwd=repo.root)
     out = repo.root / "book"
     assert not (out / "sitemap.xml").exists()  # mdBook writes none
+    navigation = "".join(p.read_text() for p in (out / "toc.html", *out.glob("toc*.js"))
+                         if p.is_file())
+    assert 'href="reference/index.html"' in navigation  # how mdBook links the chapter
     err, report = site_here(repo.root, "book")
     base = "https://book.example.com/guide/"
     got = written(out, base)

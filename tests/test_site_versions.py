@@ -163,8 +163,8 @@ def test_an_alias_lists_its_version_and_a_missing_commit_is_named(
     assert set(version_urls(export, "1.0").values()) == {None}
     assert set(version_urls(export, "1.0")) == {f"{SITE}1.0/{p}" for p in ("", "guide/",
                                                                          "old-name/")}
-    assert "1.0: 3 pages found; left out: 1 page with a canonical URL pointing elsewhere, " \
-        "1 404 page" in done.stderr
+    assert "1.0: 5 pages found: 3 to list, 2 left out (1 page with a canonical URL " \
+        "pointing elsewhere, 1 404 page)" in done.stderr
     assert version_urls(export, "3.0")[f"{SITE}3.0/api/"] == "2024-05-05T05:05:05+00:00"
     # another deployment's sitemap in the root index is kept, and said
     index = export / "sitemap.xml"
@@ -294,6 +294,15 @@ def test_mike_canonical_version_lists_the_alias(tmp_path: Path, alias_type: str)
     assert urls[f"{SITE}latest/"] == "2024-01-10T10:00:00+01:00"  # not HEAD's 2024-03-03
     index = (pages / "sitemap.xml").read_text()
     assert index.count("<sitemap>") == 1 and f"{SITE}latest/sitemap.xml" in index
+    # what site writes, validate accepts: the alias's sitemap checked at the URL it is
+    # served at (through the link, when latest is one), the versions' own left alone
+    strict = sitemapkit("site", pages, "--base-url", SITE, "--validate", "strict",
+                        cwd=repo.root)
+    assert strict.returncode == 0, strict.stderr
+    checked = sitemapkit("validate", pages, "--base-url", SITE, "--strict", cwd=repo.root)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "in subfolders that no index here lists, so no part of this set, not checked: " \
+        "1.0/sitemap.xml" in checked.stdout, checked.stdout
 
 
 def test_a_mike_project_whose_config_lies_below_the_root_is_found_from_the_root(

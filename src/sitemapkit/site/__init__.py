@@ -421,7 +421,9 @@ def _site_by_pages(found: Scan) -> str | None:
 def _scan_notes(found: Scan, base: str, whence: str) -> tuple[list[str], list[str]]:
     left = ", ".join(f"{n:,} {SINGULAR[kind] if n == 1 else kind}"
                      for kind, n in found.left_out.items() if n)
-    notes = [f"{count(len(found.pages), 'page')} found" + (f"; left out: {left}" if left else "")]
+    dropped = sum(found.left_out.values())
+    notes = [f"{count(len(found.pages) + dropped, 'page')} found: {len(found.pages):,} to list"
+             + (f", {dropped:,} left out ({left})" if left else "")]
     warnings = unread_warnings(found)
     if found.other_base:
         page, canonical = found.other_base[0]
@@ -543,18 +545,26 @@ def _served_at(rows: list[PageRow], old: OldSitemap | None, layout: Layout | Non
     generator serves clean URLs (VitePress ``cleanUrls``), or where its sitemap lists
     the page so (Docusaurus ``trailingSlash: false``, Astro ``build.format: 'file'``)."""
     clean = layout is not None and layout.clean_urls
+    linked = layout is not None and layout.index_links
     floor = old.locs if old is not None and not old.elsewhere else {}
-    moved, out = 0, []
+    moved, indexed, out = 0, 0, []
     for row in rows:
         if row.loc.endswith(".html") and row.loc not in floor and (
                 clean or row.loc[: -len(".html")] in floor):
             row = replace(row, loc=row.loc[: -len(".html")])
             moved += 1
+        elif linked and row.label.endswith("/index.html") and row.loc.endswith("/"):
+            row = replace(row, loc=row.loc + "index.html")
+            indexed += 1
         out.append(row)
     why = f"{possessive(layout.family)} cleanUrls" if clean and layout else \
         "the generator's sitemap"
-    return out, [f"{count(moved, 'page')} listed without .html, as {why} serves them"
-                 ] if moved else []
+    said = [f"{count(moved, 'page')} listed without .html, as {why} serves them"] \
+        if moved else []
+    if indexed and layout is not None:
+        said.append(f"{count(indexed, 'page')} listed at …/index.html, as "
+                    f"{possessive(layout.family)} own navigation links them")
+    return out, said
 
 
 CONFIG_EXCLUDED = "not in the generator's sitemap, built in this run: its config leaves it out"

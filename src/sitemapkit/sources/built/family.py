@@ -98,6 +98,9 @@ class Layout:
     lists: Callable[[str], bool] = _never
     made_lists: Callable[[Built], frozenset[str]] | None = None
     clean_urls: bool = False  # ``x.html`` is served and listed at ``…/x`` (VitePress)
+    # ``X/index.html`` is what the generator's own navigation links (mdBook's README
+    # chapters): listed so, not as ``X/`` (the site's root page stays ``/``)
+    index_links: bool = False
     prepare: Callable[[], None] = _nothing  # reads what needs no page, while they are read
     base_url: str | None = None  # the site's URL as the generator's config names it
     base_from: str = ""  # where: "mkdocs.yml site_url"

@@ -43,7 +43,7 @@ def detect(source: Path, generator: str) -> Layout | None:
     base = f"https://{str(cname).strip('/')}/{path.strip('/')}" if cname else None
     return Layout("mdBook", content, candidates=_copied,
                   known=partial(chapters, content=content),
-                  not_pages=partial(front_copy, content=content),
+                  not_pages=partial(front_copy, content=content), index_links=True,
                   base_url=(base.rstrip("/") + "/") if base else None,
                   base_from="book.toml output.html.cname (the host) with site-url (the path)",
                   base_missing=f"--base-url https://<your host>/{path.strip('/')}"
