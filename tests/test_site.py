@@ -701,3 +701,18 @@ def test_hugo_list_all_failing_is_said_with_its_reason(tmp_path, monkeypatch):
         said = {"notes": notes, "warnings": warnings}
         assert len(said[where]) == 1 and failure in said[where][0], (config, said)
         assert said["notes" if where == "warnings" else "warnings"] == []
+
+
+def test_a_content_folder_the_config_names_that_does_not_exist_stops_the_run(tmp_path):
+    """mkdocs.yml names a docs_dir that is not there (a config moved, a preset read
+    wrong): an error naming the folder and the setting, and nothing written, rather
+    than a set whose every page went undated."""
+    project = tmp_path / "p"
+    out = project / "site"
+    plain_site(out, ["index.html", "a.html"])
+    (project / "mkdocs.yml").write_text(f"site_name: T\nsite_url: {BASE}\ndocs_dir: pages\n")
+    done = run(sys.executable, "-m", "sitemapkit", "site", "site", check=False, cwd=project)
+    assert done.returncode == 2, done.stderr
+    assert f"mkdocs.yml docs_dir names the folder {project / 'pages'}, which does not " \
+        "exist" in done.stderr and "Traceback" not in done.stderr
+    assert not (out / "sitemap.xml").exists()

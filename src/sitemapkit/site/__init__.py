@@ -291,6 +291,11 @@ def _map_sources(run: _Run, map_file: str | os.PathLike[str] | None, trees: RefT
     """Stage two: each page's source, from the generator's own records, ``--map``,
     edit links and the layout's rules; the git pass starts on them meanwhile."""
     layout = run.layout
+    if layout is not None and layout.content_from and not layout.content.is_dir():
+        raise ConfigError(f"{layout.content_from} names the folder {layout.content}, which "
+                          f"does not exist, so no page of {layout.family} could find its "
+                          "source; nothing was written (pass --source with the folder of "
+                          "the config the build used)")
     sources = find_sources(run.pages, run.out, run.base, layout, run.project,
                            Path(map_file) if map_file else None, trees.at)
     report.warn(Stage.SOURCES, *(

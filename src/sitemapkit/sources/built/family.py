@@ -101,6 +101,9 @@ class Layout:
     # ``X/index.html`` is what the generator's own navigation links (mdBook's README
     # chapters): listed so, not as ``X/`` (the site's root page stays ``/``)
     index_links: bool = False
+    # the config setting ``content`` comes from ("mkdocs.yml docs_dir"): a folder the
+    # config names that does not exist stops the run with an error naming both
+    content_from: str = ""
     prepare: Callable[[], None] = _nothing  # reads what needs no page, while they are read
     base_url: str | None = None  # the site's URL as the generator's config names it
     base_from: str = ""  # where: "mkdocs.yml site_url"

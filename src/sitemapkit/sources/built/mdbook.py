@@ -44,6 +44,8 @@ def detect(source: Path, generator: str) -> Layout | None:
     return Layout("mdBook", content, candidates=_copied,
                   known=partial(chapters, content=content),
                   not_pages=partial(front_copy, content=content), index_links=True,
+                  content_from="book.toml book.src" if book.get("src") else
+                  "book.toml (src/, the default book.src)",
                   base_url=(base.rstrip("/") + "/") if base else None,
                   base_from="book.toml output.html.cname (the host) with site-url (the path)",
                   base_missing=f"--base-url https://<your host>/{path.strip('/')}"

@@ -116,7 +116,7 @@ def detect(source: Path, generator: str) -> Layout | None:
         only = configs[0]
         blog = blog_dir(only.project.get("plugins"))
         return Layout(family, only.docs, candidates, base_url=only.url,
-                      base_from=f"{only.name} site_url",
+                      base_from=f"{only.name} site_url", content_from=f"{only.name} docs_dir",
                       choose=written_last if family in ("MkDocs", "ProperDocs") else None,
                       made_lists=None if blog is None else partial(blog_views, blog))
     first = min(configs, key=lambda c: len(_path_of(c.url)))

@@ -41,6 +41,8 @@ def detect(source: Path, generator: str) -> Layout | None:
     imports = Imports(source, content)
     return Layout("Rspress", content, known=partial(site_data, content=content,
                                                     imports=imports),
+                  content_from=f"{config.name} root" if named or assigned(config, "root")
+                  else f"{config.name} (no root read there: docs/, Rspress' default)",
                   base_url=given or site_url(origin, base),
                   base_from=f"{config.name} " + ("pluginSitemap's siteUrl" if given else
                                                  "siteOrigin and base"),

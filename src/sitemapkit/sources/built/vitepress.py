@@ -29,6 +29,7 @@ def detect(source: Path, generator: str) -> Layout | None:
         hostname = _value(text, "hostname")
         return Layout("VitePress", content, candidates,
                       known=partial(page_data, content=content),
+                      content_from=f"{config.name} srcDir",
                       base_url=site_url(hostname, _value(text, "base")),
                       base_from=f"{config.name} sitemap.hostname and base",
                       clean_urls=_CLEAN.search(text) is not None,
