@@ -182,4 +182,5 @@ def test_site_in_a_fresh_clone_submits_what_moved(served, engine, tmp_path):
     assert again.returncode == 0, again.stderr
     listed = (ci / "site/sitemap.xml").read_text()
     assert "sitemap.html" not in listed
-    assert "5 pages found: 4 to list, 1 left out (1 404 page)\n" in again.stderr  # the view is no page
+    # the view is no page
+    assert "5 pages found: 4 to list, 1 left out (1 404 page)\n" in again.stderr

@@ -69,6 +69,7 @@ from ..sources.built.scan import (
     Scan,
     link_notes,
     require_dir,
+    unknown_canonicals,
     unread_warnings,
     version_canonicals,
 )
@@ -237,6 +238,13 @@ def _read_output(run: _Run, base_url: str | None, version_root: str | None,
     _confirmed(run, whence, report)
     # before the scan's notes: it takes the pages whose canonical names another version
     unversioned = version_canonicals(found, version_root) if version_root else 0
+    back = unknown_canonicals(found, base, lambda url: _in_output(url, base, out))
+    if back:
+        report.warn(Stage.OUTPUT, f"{count(len(back), 'page')} name a canonical URL on this "
+                    f"site that is no page of the output, so they are listed at their own "
+                    f"URL, e.g. {back[0].path} names {back[0].detail} (a canonical form "
+                    "sitemapkit does not read as the page itself, or a page the build did "
+                    "not make: check the canonical links)")
     notes, warnings = _scan_notes(found, base, whence)
     report.note(Stage.OUTPUT, notes[0], *([f"base URL {base} from {whence}"] if whence else []),
                 *link_notes(out, found), *notes[1:])

@@ -66,6 +66,7 @@ class LeftOut:
     url: str
     reason: str  # one of LEFT_OUT
     detail: str = ""  # the canonical it points to, the refresh target
+    signals: HtmlSignals | None = None  # a page left out for its canonical: what it says
 
 
 @dataclass
@@ -180,7 +181,8 @@ def _classified(base: str, heads: Sequence[PageHead], result: Scan) -> Scan:
             generators[name] = generators.get(name, 0) + 1
         reason, url = _classify(rel, found, page_url, base, result)
         if reason:
-            result.left.append(LeftOut(rel, page_url, reason, _detail(reason, found)))
+            result.left.append(LeftOut(rel, page_url, reason, _detail(reason, found),
+                                       found if reason == ELSEWHERE else None))
         else:
             result.pages.append(BuiltPage(rel, url, found))
     return result
@@ -289,6 +291,21 @@ def _served_clean(canonical: str, page_url: str) -> bool:
         if page_url.endswith(suffix):
             return same_url(canonical, page_url[: -len(suffix)])
     return False
+
+
+def unknown_canonicals(found: Scan, base: str, is_page: Callable[[str], bool]) -> list[LeftOut]:
+    """Put back the pages left out for a canonical URL on this site that is no page of
+    the output (``is_page``): a canonical form this scan does not read as the page
+    itself, or a page the build did not make. Listed at their own URL, they are
+    returned, to be said: leaving them out would lose them for a reading of ours."""
+    back = [item for item in found.left if item.reason == ELSEWHERE and item.signals
+            and item.detail.startswith(base) and not is_page(item.detail)]
+    if back:
+        found.left = [item for item in found.left if item not in back]
+        found.pages += [BuiltPage(item.path, item.url, item.signals or HtmlSignals())
+                        for item in back]
+        found.pages.sort(key=operator.attrgetter("path"))
+    return back
 
 
 def _sphinx_index(url: str) -> bool:
