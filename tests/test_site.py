@@ -103,7 +103,8 @@ def test_mkdocs_family_without_the_plugin(tmp_path, tool, directory_urls):
                ("%C3%BCber%20uns/" if d else "%C3%BCber%20uns.html"): "docs/über uns.md"}
     check_dates(repo.root / "site", repo.root, sources,
                 absent=("secret/", "secret.html", "moved/", "moved.html", "404.html"))
-    assert "left out: 1 redirect stub, 1 noindex page, 1 404 page" in done.stderr
+    assert "7 pages found: 4 to list, 3 left out (1 redirect stub, 1 noindex page, " \
+        "1 404 page)" in done.stderr
     family = "ProperDocs'" if tool == "properdocs" else "MkDocs'"
     assert f"2 of the 6 URLs {family} sitemap.xml listed are left out: 1 redirect stub (e.g. " \
         f"moved{'/index' if d else ''}.html), 1 noindex page (e.g. secret" in done.stderr

@@ -47,7 +47,7 @@ from ..write.partition import (
 )
 from ..write.result import WriteResult
 from ..write.setcommit import commit
-from ..write.storage import open_storage
+from ..write.storage import open_storage, staged
 from .keys import Drops, driver_keys, engine_marked, extra_repeats, with_keys
 from .screen import PartitionOrderError, Screen
 
@@ -196,7 +196,7 @@ def _write(frame: Any, out: str | os.PathLike[str], prefix: str, opts: WriterOpt
 def _drop_superseded(out: str | os.PathLike[str], storage_options: Mapping[str, Any] | None,
                      opts: WriterOptions, first: list[dict[str, Any]],
                      redone: list[dict[str, Any]]) -> None:
-    """The shards this run stored for a partition it then wrote again, and no index
+    """The shards this run staged for a partition it then wrote again, and no index
     lists: removed here, so the commit does not report them as another run's."""
     again = {m["partition"] for m in redone}
     keep = {s["name"] for m in redone for s in m["shards"]}
@@ -204,7 +204,7 @@ def _drop_superseded(out: str | os.PathLike[str], storage_options: Mapping[str, 
              if s["name"] not in keep]
     if stale:
         open_storage(out, fsync=opts.fsync, follow_symlink=opts.follow_symlink,
-                     storage_options=storage_options).delete(stale)
+                     storage_options=storage_options).delete([staged(n) for n in stale])
 
 
 _ANSWER = "pid int, data binary, own binary"  # each task's manifest and keys it made

@@ -34,7 +34,6 @@ from ..sources.inputs.partfiles import PartReader, part_files
 from ..sources.inputs.readers import UNREADABLE, unreadable
 from . import affinity
 from .affinity import Task, Workers
-from .commit import previous_set
 from .compress import description
 from .options import WriterOptions, resolve
 from .partition import (
@@ -48,7 +47,7 @@ from .partition import (
 from .prepared import prepare_partition
 from .result import WriteResult
 from .setcommit import commit
-from .storage import Storage, open_storage
+from .storage import Storage, open_storage, staged
 
 PID_BITS = 20  # partitions per run: up to a million part files
 _IN_PARTITION = re.compile(r"^partition \d+, entry \d+: ")
@@ -169,10 +168,9 @@ def remove_dead_spills() -> None:
 
 
 def _discard(storage: Storage, opts: WriterOptions, prefix: str, names: list[str]) -> None:
-    """Remove shards this run stored but will not list, except any the live set names
-    (content-addressed: an unchanged shard has the name it had last time)."""
-    live = set(previous_set(storage, opts, prefix))
-    storage.delete([n for n in names if n not in live])
+    """Remove shards this run staged but will not list (staged: never a live file, even
+    where the live set holds a shard of the same content and name)."""
+    storage.delete([staged(n) for n in names])
 
 
 def _write_one(path: str, out: str, prefix: str, pid: int, opts: WriterOptions, mode: str,
