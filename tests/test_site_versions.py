@@ -340,3 +340,10 @@ def test_a_mike_project_whose_config_lies_below_the_root_is_found_from_the_root(
                        cwd=repo.root)
     assert again.returncode == 0, again.stderr
     assert {v: version_urls(pages, v) for v in ("1.0", "2.0")} == before
+    # run where the project cannot be found: every date it would lose is said, and
+    # --validate strict fails on it
+    lost = sitemapkit("site", pages, "--base-url", SITE, "--validate", "strict",
+                      cwd=tmp_path)
+    assert lost.returncode == 1, lost.stderr
+    assert "1.0: 2 URLs that this folder's previous set dated go out without lastmod now" \
+        in lost.stderr, lost.stderr

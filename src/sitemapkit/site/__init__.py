@@ -371,7 +371,8 @@ def _compare(run: _Run, rows: list[PageRow], dated: Dated, dates: GitDates,
     notes, warnings, report.rows = _floor(old, rows, undated, run.found, run.base,
                                           run.unlisted, run.generator, path, run.kept)
     report.note(Stage.FLOOR, *notes)
-    report.warn(Stage.FLOOR, *warnings)
+    report.warn(Stage.FLOOR, *warnings, *_dates_lost_since(old, rows, dated, dates,
+                                                           run.values["lastmod"]))
     if path:
         said = {d.url for d in report.rows}
         # a page the comparison named (left out at the generator's URL for it) is not
@@ -382,6 +383,23 @@ def _compare(run: _Run, rows: list[PageRow], dated: Dated, dates: GitDates,
                         if d.url not in said
                         and not (d.change == NOT_LISTED and d.page in pages)]
         write_report(path, report.rows)
+
+
+def _dates_lost_since(old: OldSitemap | None, rows: list[PageRow], dated: Dated,
+                      dates: GitDates, lastmod: str) -> list[str]:
+    """On a run over sitemapkit's own earlier set: a URL it dated that goes out undated
+    now lost its date to something this run lacks (the project not found, a source
+    moved): a warning naming the cause, never a silent loss."""
+    if old is None or not old.ours or not old.dated or lastmod == "none":
+        return []
+    lost = [row for row, date in zip(rows, dated.dates, strict=True)
+            if date is None and old.locs.get(row.loc)]
+    if not lost:
+        return []
+    why = _undated_reasons(lost[:1], [None], dates, lastmod)[lost[0].loc][1]
+    return [f"{count(len(lost), 'URL')} that this folder's previous set dated "
+            f"{'goes' if len(lost) == 1 else 'go'} out without lastmod now, e.g. "
+            f"{lost[0].label}: {why} (run from the project, or give --source)"]
 
 
 def _said_undated(run: _Run, rows: list[PageRow], dated: Dated, dates: GitDates,
