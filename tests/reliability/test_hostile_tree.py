@@ -58,7 +58,7 @@ def test_a_hostile_tree_gets_named_outcomes_and_bounded_memory(tmp_path, twin_en
     assert "Traceback" not in err
     peak = int(err.strip().splitlines()[-1])
     assert peak < 250 << 20, f"peak RSS {peak:,} bytes"
-    assert "left out: 7 symbolic links, not followed" in err
+    assert "left out (7 symbolic links, not followed" in err
     assert "docs/host.html -> /etc/hostname (outside the output)" in err
     assert "dl1 -> dl2 (dangling or a loop)" in err and "and 2 more" in err
     listed = (out / "sitemap.xml").read_text()
