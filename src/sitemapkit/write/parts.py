@@ -123,7 +123,7 @@ class _Passes:
             self.owners = self.owners if owned else ran
         if failure is not None:
             try:  # the next commit tidies what this cannot remove; the failure is the news
-                _discard(self.storage, self.opts, self.prefix,
+                _discard(self.storage,
                          [n for answer in results if answer for n in _names(answer[0])])
             except OSError:
                 pass
@@ -167,7 +167,7 @@ def remove_dead_spills() -> None:
     remove_dead_temp_folders(SPILL_PREFIX)
 
 
-def _discard(storage: Storage, opts: WriterOptions, prefix: str, names: list[str]) -> None:
+def _discard(storage: Storage, names: list[str]) -> None:
     """Remove shards this run staged but will not list (staged: never a live file, even
     where the live set holds a shard of the same content and name)."""
     storage.delete([staged(n) for n in names])
