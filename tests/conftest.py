@@ -15,6 +15,30 @@ import pytest
 
 BASE = "https://example.com/docs/"
 
+# Modules that run real generators, engines, browsers or kill loops. Their writer work is
+# the hot unit, whose twins are byte-identical (the property tests), and every twin
+# parameter they have runs in the default leg: the pure leg (``--no-c-extensions``, after
+# a default run) may leave them out with ``-m "not heavy"``.
+HEAVY = frozenset({
+    "test_site_generators", "test_site_book_generators", "test_site_versions", "test_site",
+    "test_scaleout_dask", "test_scaleout_spark", "test_scaleout_s3", "test_key_collisions",
+    "test_sphinx", "test_sphinx_parts", "test_mkdocs", "test_mkdocs_shapes",
+    "test_plugin_real_shapes", "test_human_view", "test_docs_site", "test_git_history_oracle",
+    "test_languages_and_notify_plugins", "test_partitions", "test_list_pages",
+    "test_crash", "test_load", "test_kill_loop", "test_signals", "test_cli_mutations",
+    "test_fuzz", "test_corrupt_gzip", "test_two_sets"})
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "heavy: a real generator, engine, browser or kill "
+                            "loop (see HEAVY in tests/conftest.py)")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.stem in HEAVY:
+            item.add_marker(pytest.mark.heavy)
+
 
 @pytest.fixture
 def out(tmp_path: Path) -> Path:
@@ -36,7 +60,8 @@ def run(*args: str, stdin: str | None = None,
                           timeout=120)
 
 
-@pytest.fixture(params=[pytest.param("c", marks=pytest.mark.c_extension), "py"])
+@pytest.fixture(params=[pytest.param("c", marks=pytest.mark.c_extension),
+                        pytest.param("py", marks=pytest.mark.pure_twin)])
 def twin_env(request: pytest.FixtureRequest) -> dict[str, str]:
     """Run the CLI on each twin (--no-c-extensions deselects 'c')."""
     return {"SITEMAPKIT_NO_EXTENSIONS": "1" if request.param == "py" else ""}

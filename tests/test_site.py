@@ -613,6 +613,12 @@ def test_a_base_url_nothing_in_the_output_confirms_is_said(tmp_path):
     assert "listed are left out" not in done.stderr and "stale" not in done.stderr, done.stderr
     rows = [json.loads(line) for line in report.read_text().splitlines()]
     assert not [r for r in rows if r["change"] in ("left out", "added")], rows
+    # strict failed, so nothing was written: Hugo's sitemap is still there
+    assert "nothing was written: --validate strict fails on the 1 warning above" in done.stderr
+    assert f"<loc>{BASE}" in (repo.root / "public/sitemap.xml").read_text()
+    first = run(sys.executable, "-m", "sitemapkit", "site", "public", "--base-url", wrong,
+                cwd=repo.root)  # without strict: written, with the same warning
+    assert "is confirmed by neither Hugo's sitemap.xml" in first.stderr, first.stderr
     again = run(sys.executable, "-m", "sitemapkit", "site", "public", "--base-url", wrong,
                 cwd=repo.root)  # over its own set, which the first run checked: not again
     assert "confirm" not in again.stderr, again.stderr
@@ -656,7 +662,7 @@ def test_sources_the_build_staged_out_of_git_are_dated_as_the_tracked_files(tmp_
 
 
 def test_a_source_git_cannot_date_is_named_with_its_cause(tmp_path):
-    from sitemapkit.site import _not_in_git
+    from sitemapkit.site.audit import not_in_git
 
     repo = Repo(tmp_path / "r")
     repo.write(".gitignore", "skip/\n")
@@ -664,9 +670,9 @@ def test_a_source_git_cannot_date_is_named_with_its_cause(tmp_path):
     repo.commit("2024-01-01T00:00:00+00:00")
     outside = tmp_path / "elsewhere.md"
     outside.write_text("# Outside\n")
-    assert _not_in_git(str(repo.root / "skip/page.md")).endswith("skip/page.md is git-ignored")
-    assert _not_in_git(str(outside)) == f"{outside} is outside any git repository"
-    assert _not_in_git(str(repo.root / "gone.md")) == f"{repo.root / 'gone.md'} does not exist"
+    assert not_in_git(str(repo.root / "skip/page.md")).endswith("skip/page.md is git-ignored")
+    assert not_in_git(str(outside)) == f"{outside} is outside any git repository"
+    assert not_in_git(str(repo.root / "gone.md")) == f"{repo.root / 'gone.md'} does not exist"
 
 
 def test_keep_unlisted_lists_what_the_generator_left_out_without_calling_it_stale(tmp_path):
@@ -717,3 +723,30 @@ def test_a_content_folder_the_config_names_that_does_not_exist_stops_the_run(tmp
     assert f"mkdocs.yml docs_dir names the folder {project / 'pages'}, which does not " \
         "exist" in done.stderr and "Traceback" not in done.stderr
     assert not (out / "sitemap.xml").exists()
+
+
+def test_a_parents_language_folder_config_is_not_the_project_of_this_output(tmp_path):
+    """A ``de/mkdocs.yml`` in a folder above the output is a language config only when
+    the output holds ``de/``: here it does not, so the current folder's own config is
+    the project, and every page is dated from it."""
+    (tmp_path / "de/docs/guide").mkdir(parents=True)  # pages of the same names, even
+    (tmp_path / "de/mkdocs.yml").write_text("site_name: D\ndocs_dir: docs\n")
+    (tmp_path / "de/docs/index.md").write_text("# Start\n")
+    repo = Repo(tmp_path / "project")
+    repo.commit("2024-02-03T10:00:00+01:00", {
+        "mkdocs.yml": "site_name: P\nsite_url: https://example.com/\n",
+        "docs/index.md": "# Home\n", "docs/guide.md": "# Guide\n"})
+    deploy = tmp_path / "deploy"  # the output, beside the project
+    for path in ("index.html", "guide/index.html"):
+        (deploy / path).parent.mkdir(parents=True, exist_ok=True)
+        (deploy / path).write_text("<!DOCTYPE html><html><head><title>t</title></head></html>")
+    done = run(sys.executable, "-m", "sitemapkit", "site", deploy, "--validate", "strict",
+               cwd=repo.root)
+    assert "de/mkdocs.yml" not in done.stderr and "a folder above the output" not in \
+        done.stderr, done.stderr
+    check_dates(deploy, repo.root, {"": "docs/index.md", "guide/": "docs/guide.md"})
+    (deploy / "de").mkdir()  # with the language in the output, the parent's config is one
+    (deploy / "de/index.html").write_text(
+        "<!DOCTYPE html><html><head><title>t</title></head></html>")
+    from sitemapkit.sources.built import find_project
+    assert find_project(deploy, repo.root).folder == tmp_path

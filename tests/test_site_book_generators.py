@@ -19,6 +19,7 @@ from docs_projects import need, npm_modules
 from gitref import newest, reference_date
 from gitrepo import Repo
 from sitemap_check import read_set
+from summaries import keep
 
 from sitemapkit.validate import ValidateOptions, validate
 
@@ -42,6 +43,7 @@ def site_here(project: Path, out: str, *args: str, code: int = 0
     done = subprocess.run([sys.executable, "-m", "sitemapkit", "site", out, "--report",
                            str(report), "--validate", "strict", *args], cwd=project,
                           capture_output=True, text=True, timeout=600)
+    keep(done, project)
     assert done.returncode == code, done.stdout + done.stderr
     assert "Traceback" not in done.stderr
     rows = [json.loads(line) for line in report.read_text().splitlines()] \

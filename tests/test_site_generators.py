@@ -25,6 +25,7 @@ from docs_projects import need, npm_modules
 from gitref import newest, reference_date
 from gitrepo import Repo
 from sitemap_check import read_set
+from summaries import keep
 
 from sitemapkit.validate import ValidateOptions, validate
 
@@ -56,6 +57,7 @@ def site(out: Path, source: Path, *args: str) -> tuple[str, list[dict[str, str]]
     done = subprocess.run([sys.executable, "-m", "sitemapkit", "site", str(out), "--base-url",
                            BASE, "--source", str(source), "--report", str(report), *args],
                           capture_output=True, text=True, timeout=600)
+    keep(done, source)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Traceback" not in done.stderr
     rows = [json.loads(line) for line in report.read_text().splitlines()] \
@@ -209,6 +211,47 @@ def test_hugo_minified_with_mounts_lowercase_url_slug_and_edit_links(tmp_path):
     urls = {u.loc: u for u in read_set(out, BASE).urls}
     assert sorted(urls[BASE + "where/"].alternates) == [("de", BASE + "de/where/"),
                                                         ("en", BASE + "where/")]
+
+
+def test_hugo_with_deferred_templates_its_sitemap_older_than_its_pages_is_this_builds(
+        tmp_path):
+    """``templates.Defer`` (the Tailwind pattern) makes Hugo write its sitemap before the
+    HTML pages that defer: on a big site up to half a minute earlier. Its sitemap lists
+    exactly the pages of this output, so it is this build's: the floor, compared page by
+    page, and ``--validate strict`` passes. The sitemap's time is set back a minute, as
+    a big build leaves it."""
+    hugo = need("hugo")
+    repo = Repo(tmp_path / "h")
+    deferred = '{{ with (templates.Defer (dict "key" "global")) }}' \
+        '<meta name="deferred" content="{{ len hugo.Sites }}">{{ end }}'
+    dated_history(repo, {
+        "hugo.toml": f'baseURL = "{BASE}"\ntitle = "T"\ndisableKinds = ["RSS", "taxonomy", '
+                     '"term"]\n',
+        ".gitignore": "public/\n.hugo_build.lock\n",
+        "layouts/baseof.html": '<!DOCTYPE html><html><head><title>{{ .Title }}</title>'
+                               + deferred + '<link rel="canonical" href="{{ .Permalink }}">'
+                               '</head><body>{{ block "main" . }}{{ end }}</body></html>',
+        "layouts/single.html": '{{ define "main" }}{{ .Content }}{{ end }}',
+        "layouts/list.html": '{{ define "main" }}{{ .Content }}{{ end }}',
+        "layouts/home.html": '{{ define "main" }}{{ .Content }}{{ end }}',
+        "content/_index.md": "---\ntitle: Home\n---\nHi\n",
+        "content/guide.md": "---\ntitle: Guide\n---\nG\n",
+        "content/posts/one.md": "---\ntitle: One\n---\nO\n"},
+        {1: {"content/guide.md": "---\ntitle: Guide\n---\nG, more.\n"}})
+    logs = run(hugo, cwd=repo.root)
+    assert "WARN" not in logs, logs
+    out = repo.root / "public"
+    assert '<meta name="deferred" content="1">' in (out / "guide/index.html").read_text()
+    oldest = min(p.stat().st_mtime for p in out.rglob("*.html"))
+    os.utime(out / "sitemap.xml", (oldest - 60, oldest - 60))
+    before = generator_urls(out)
+    stderr, report = site(out, repo.root, "--validate", "strict")
+    assert "is older than its pages, but lists exactly the pages of this output: taken as " \
+        "Hugo's sitemap of this build" in stderr, stderr
+    assert "left by an earlier build" not in stderr
+    check(out, repo.root, before, report, {"guide/": "content/guide.md",
+                                           "posts/one/": "content/posts/one.md"})
+    assert report == [], report  # compared page by page: Hugo's set, every page
 
 
 # --- Docusaurus, from its npm template ----------------------------------------------------
@@ -481,6 +524,7 @@ def test_starlight_two_locales_and_a_fallback_page(tmp_path, starlight_modules, 
         done = subprocess.run([sys.executable, "-m", "sitemapkit", "site", f"{project}/dist",
                                "--validate", "strict"], cwd=repo.root, capture_output=True,
                               text=True, timeout=600)
+        keep(done, repo.root)
         assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
         stderr, report = done.stderr, []
         assert f"project {project} (a folder above the output" in stderr, stderr

@@ -97,7 +97,11 @@ def test_a_worse_set_is_a_warning_and_fails_strict(tmp_path):
     assert "2 URLs that the generator's sitemap.xml gave a lastmod go out without one" \
         in done.stderr
     assert "error: strict:" in done.stderr and "Traceback" not in done.stderr
-    assert (out / "sitemap.xml").read_text() != before  # written; the build fails on it
+    assert "nothing was written: --validate strict fails on the 2 warnings above" \
+        in done.stderr, done.stderr
+    assert (out / "sitemap.xml").read_text() == before  # strict fails: the old set stays
+    assert site(out).returncode == 0  # without strict: written, with the same warnings
+    assert (out / "sitemap.xml").read_text() != before
     again = site(out)  # a re-run over its own output has nothing to compare with
     assert again.returncode == 0 and "warning:" not in again.stderr
 
@@ -272,7 +276,9 @@ def test_an_unreadable_generator_sitemap_is_a_warning_not_silence(tmp_path):
     done = site(out, "--validate", "strict")
     assert "cannot read the generator's sitemap sitemap.xml (" in done.stderr
     assert "what it listed is not compared" in done.stderr and done.returncode == 1
-    assert listed(out) == {""}  # replaced all the same
+    assert (out / "sitemap.xml").read_text() == "<urlset><url><loc>broken"  # strict: kept
+    assert site(out).returncode == 0
+    assert listed(out) == {""}  # without strict, replaced all the same
 
 
 def test_a_git_failure_under_the_edit_links_is_a_warning(tmp_path):

@@ -347,3 +347,14 @@ def test_a_mike_project_whose_config_lies_below_the_root_is_found_from_the_root(
     assert lost.returncode == 1, lost.stderr
     assert "1.0: 2 URLs that this folder's previous set dated go out without lastmod now" \
         in lost.stderr, lost.stderr
+    assert "nothing was written: --validate strict fails" in lost.stderr, lost.stderr
+    assert {v: version_urls(pages, v) for v in ("1.0", "2.0")} == before  # none lost
+    # the config made unreadable: the run names it and writes nothing
+    (repo.root / "tools/web/mkdocs.yml").write_text("site_name: [unclosed\n")
+    broken = sitemapkit("site", pages, "--base-url", SITE, cwd=repo.root)
+    assert broken.returncode == 1, broken.stderr
+    said = broken.stderr.strip()
+    assert "\n" not in said and said.startswith("sitemapkit: error: cannot read ") and \
+        "tools/web/mkdocs.yml: while parsing a flow sequence" in said and \
+        said.endswith("; nothing was written"), said
+    assert {v: version_urls(pages, v) for v in ("1.0", "2.0")} == before

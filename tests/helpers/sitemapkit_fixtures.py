@@ -20,6 +20,7 @@ import pytest
 from sitemapkit import WriteResult, write_sitemaps
 
 C_EXT_MARK = pytest.mark.c_extension
+PURE_MARK = pytest.mark.pure_twin
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,8 @@ class Implementation:
 
 
 @pytest.fixture(scope="session", params=[pytest.param(Implementation("c"), marks=C_EXT_MARK),
-                                         Implementation("py")], ids=str)
+                                         pytest.param(Implementation("py"), marks=PURE_MARK)],
+                ids=str)
 def impl(request: pytest.FixtureRequest) -> Implementation:
     return request.param  # type: ignore[no-any-return]
 
@@ -65,16 +67,24 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      dest="c_extensions",
                      help="test the C extension too (on by default; --no-c-extensions for "
                           "the pure-Python leg)")
+    parser.addoption("--pure-twin", action=argparse.BooleanOptionalAction, default=True,
+                     dest="pure_twin",
+                     help="test the pure twin's parameter too (on by default; "
+                          "--no-pure-twin where only the C twin is under test: the "
+                          "sanitizer build)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "c_extension: runs against the C extension twin")
+    config.addinivalue_line("markers", "pure_twin: runs against the pure-Python twin alone")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if config.getoption("c_extensions"):
+    off = [mark for mark, option in (("c_extension", "c_extensions"), ("pure_twin", "pure_twin"))
+           if not config.getoption(option)]
+    if not off:
         return
-    keep = [i for i in items if i.get_closest_marker("c_extension") is None]
+    keep = [i for i in items if not any(i.get_closest_marker(mark) for mark in off)]
     config.hook.pytest_deselected(items=[i for i in items if i not in keep])
     items[:] = keep
 

@@ -17,7 +17,7 @@ import json
 import os
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -31,7 +31,6 @@ from ..publish.dating import Dated, page_dates
 from ..publish.gitpass import PassAhead, dates_ahead, row_dates, unstaged
 from ..publish.pipeline import Outcome, publish_pages
 from ..publish.settings import (
-    PublishSettings,
     cache_folder,
     default_record,
     page_rules,
@@ -42,17 +41,10 @@ from ..rules.urls import normalize_base_url
 from ..sources.built import detect, generator_meta, read_site
 from ..sources.built.compare import (
     EXCLUDED,
-    NO_SOURCE,
-    NOT_LISTED,
     UNSOURCED,
-    Difference,
-    differences,
     possessive,
-    summary,
-    without_floor,
-    write_report,
 )
-from ..sources.built.family import Layout, is_language
+from ..sources.built.family import Layout
 from ..sources.built.floor import (
     OldSitemap,
     generator_entry,
@@ -62,7 +54,7 @@ from ..sources.built.floor import (
 )
 from ..sources.built.languages import page_clusters
 from ..sources.built.listed import with_lists, with_members
-from ..sources.built.mapping import Sources, find_sources, repository_top
+from ..sources.built.mapping import Sources, find_sources
 from ..sources.built.scan import (
     SINGULAR,
     BuiltPage,
@@ -73,12 +65,13 @@ from ..sources.built.scan import (
     unread_warnings,
     version_canonicals,
 )
-from ..sources.git.model import STATES, GitDates
+from ..sources.git.model import GitDates
 from ..sources.git.reftrees import RefTrees
-from ..sources.pages import PageRow, PageRules
-from ..write.options import WriterOptions
+from ..sources.pages import PageRow
 from ..write.output import remove_owned, removed_note
+from .audit import audit, undated_with_sources
 from .report import SiteReport, Stage
+from .run import Run
 
 HUGO_TEMPLATE = Path(__file__).parent.parent / "data" / "hugo"  # home.sitemapkit.json, hugo.toml
 GENERATOR_NAMES = {"hugo": "Hugo", "zensical": "Zensical", "docusaurus": "Docusaurus",
@@ -127,30 +120,6 @@ def site_sitemaps(out_dir: str | os.PathLike[str], base_url: str | None = None, 
                      through_link=through_link, **values)
 
 
-@dataclass
-class _Run:
-    """One run's settings and what its stages hand on: the output, its base URL, the
-    generator's layout and old sitemap, the pages to list and what was left out."""
-
-    out: Path
-    values: dict[str, Any]
-    settings: PublishSettings
-    writer: WriterOptions
-    rules: PageRules
-    project: Path | None
-    source: str | os.PathLike[str] | None
-    name: str = ""
-    base: str = ""
-    found: Scan | None = None
-    layout: Layout | None = None
-    old: OldSitemap | None = None
-    generator: str = "the generator"
-    pages: list[BuiltPage] = field(default_factory=list)
-    # URL -> (output path, why it is not listed)
-    unlisted: dict[str, tuple[str, str]] = field(default_factory=dict)
-    kept: set[str] = field(default_factory=set)  # listed by keep_unlisted only
-
-
 def _site(out_dir: str | os.PathLike[str], base_url: str | None, *,
           source: str | os.PathLike[str] | None, map_file: str | os.PathLike[str] | None,
           indexnow: Mapping[str, Any] | None, version_root: str | None,
@@ -172,13 +141,22 @@ def _site(out_dir: str | os.PathLike[str], base_url: str | None, *,
     rows, unsourced = _rows(run.pages, sources, run.rules, run.values, run.unlisted)
     rows = _reconcile(run, rows, report)
     rows, dates, dated = _date(run, rows, sources, ahead, report)
+    audit(run, rows, dated, dates, sources, unsourced, version_root is not None, report)
+    # --validate strict fails on a warning: the audit's hold the set back, so the
+    # output's earlier set (and every date it carries) stays as it was
+    held = run.settings.validate == "strict" and not run.settings.dry_run and report.warned()
     outcome = publish_pages(rows, dates, run.values["lastmod"], run.out, run.base, run.writer,
-                            run.settings, started,
-                            lambda: _replaced(run.old, run.out, run.generator), dated)
-    _compare(run, rows, dated, dates, report)
-    _said_undated(run, rows, dated, dates, sources, unsourced, version_root is not None, report)
-    if run.settings.dry_run:
-        if run.old is not None and not run.old.ours:
+                            replace(run.settings, dry_run=True) if held else run.settings,
+                            started, lambda: _replaced(run.old, run.out, run.generator), dated)
+    if held:  # what the dry run said, as what would have been written
+        outcome.infos[:] = [f"not written (--validate strict fails): {outcome.infos[0]}",
+                            *(line for line in outcome.infos[1:]
+                              if not line.startswith("dry run: "))]
+        outcome.errors.append(f"nothing was written: --validate strict fails on the "
+                              f"{count(held, 'warning')} above, so {run.out}'s earlier files "
+                              "stay as they were")
+    if run.settings.dry_run or held:
+        if run.settings.dry_run and run.old is not None and not run.old.ours:
             outcome.infos.append(f"would replace {possessive(run.generator)} {run.old.describe()}")
     else:
         outcome.infos += _map_artifacts(map_file, run.out)
@@ -187,7 +165,7 @@ def _site(out_dir: str | os.PathLike[str], base_url: str | None, *,
 
 def _settings(out: Path, source: str | os.PathLike[str] | None,
               indexnow: Mapping[str, Any] | None, through_link: bool,
-              values: Mapping[str, Any]) -> _Run:
+              values: Mapping[str, Any]) -> Run:
     unknown = set(values) - {o.name for o in for_host(SITE)}
     if unknown:
         raise ConfigError(f"unknown options {sorted(unknown)} for sitemapkit site")
@@ -200,11 +178,11 @@ def _settings(out: Path, source: str | os.PathLike[str] | None,
     # absolute once: every source path derives from it, and git dates then take the
     # paths as they are (a relative one costs an abspath per page, three times over)
     project = Path(os.path.abspath(source)) if source is not None else None
-    return _Run(out, settings_values, settings, writer, page_rules(settings_values), project,
-                source)
+    return Run(out, settings_values, settings, writer, page_rules(settings_values), project,
+               source)
 
 
-def _read_output(run: _Run, base_url: str | None, version_root: str | None,
+def _read_output(run: Run, base_url: str | None, version_root: str | None,
                  report: SiteReport) -> None:
     """Stage one: the output's pages, the entry point's name, the base URL (the one
     the build used wins over a config that names another, where the generator's
@@ -262,7 +240,7 @@ def _read_output(run: _Run, base_url: str | None, version_root: str | None,
                          if run.rules.excluded(p.path)})
 
 
-def _confirmed(run: _Run, whence: str, report: SiteReport) -> None:
+def _confirmed(run: Run, whence: str, report: SiteReport) -> None:
     """Say what confirms the base URL: a page's canonical URL under it, or the locs of
     the generator's sitemap of this build. Where the canonicals are silent and that
     sitemap puts the site elsewhere, it is a warning naming both, and that sitemap is
@@ -293,7 +271,7 @@ def _confirmed(run: _Run, whence: str, report: SiteReport) -> None:
                 "the set written")
 
 
-def _map_sources(run: _Run, map_file: str | os.PathLike[str] | None, trees: RefTrees,
+def _map_sources(run: Run, map_file: str | os.PathLike[str] | None, trees: RefTrees,
                  rebase: tuple[str, str] | None, report: SiteReport
                  ) -> tuple[Sources, PassAhead]:
     """Stage two: each page's source, from the generator's own records, ``--map``,
@@ -319,7 +297,7 @@ def _map_sources(run: _Run, map_file: str | os.PathLike[str] | None, trees: RefT
     return sources, dates_ahead(run.pages, sources, run.values, run.source)
 
 
-def _reconcile(run: _Run, rows: list[PageRow], report: SiteReport) -> list[PageRow]:
+def _reconcile(run: Run, rows: list[PageRow], report: SiteReport) -> list[PageRow]:
     """Stage three, against the generator's sitemap of this build (the floor): none
     when it is older than the pages; what it leaves out on purpose stays out; each
     page at the URL it lists."""
@@ -332,7 +310,7 @@ def _reconcile(run: _Run, rows: list[PageRow], report: SiteReport) -> list[PageR
     return rows
 
 
-def _date(run: _Run, rows: list[PageRow], sources: Sources, ahead: PassAhead, report: SiteReport
+def _date(run: Run, rows: list[PageRow], sources: Sources, ahead: PassAhead, report: SiteReport
           ) -> tuple[list[PageRow], GitDates, Dated]:
     """Stage four: list pages by their members, hreflang clusters, the git pass
     (staged copies by the tracked files with their bytes), each row's date."""
@@ -347,7 +325,7 @@ def _date(run: _Run, rows: list[PageRow], sources: Sources, ahead: PassAhead, re
     dates = row_dates(rows, values, run.source, warnings, ahead)
     rows, staged = unstaged(rows, dates, values, run.source)
     dated = page_dates(rows, dates)
-    report.warn(Stage.DATES, *warnings, *_undated_with_sources(rows, dated.dates, dates),
+    report.warn(Stage.DATES, *warnings, *undated_with_sources(rows, dated.dates, dates),
                 *dates.warnings)
     report.note(Stage.DATES, *staged, *dates.notes)
     if dated.declared and values["lastmod"] != "none":
@@ -355,63 +333,6 @@ def _date(run: _Run, rows: list[PageRow], sources: Sources, ahead: PassAhead, re
                     f"matter ({run.layout.declares if run.layout else 'a date'}), which "
                     f"{run.generator} takes over git")
     return rows, dates, dated
-
-
-def _compare(run: _Run, rows: list[PageRow], dated: Dated, dates: GitDates,
-             report: SiteReport) -> None:
-    """Stage five, once written: the generator's sitemap against the set (both ways),
-    and the ``--report`` rows: every page left out and every URL without lastmod,
-    each with its reason, on every run."""
-    old = run.old
-    undated = set() if old is None or old.ours or not old.dated else \
-        {row.loc for row, date in zip(rows, dated.dates, strict=True)
-         if run.values["lastmod"] == "none" or date is None}  # asked only when it gave dates
-    path = None if run.settings.dry_run else run.values["report"]  # a dry run writes none
-    assert run.found is not None
-    notes, warnings, report.rows = _floor(old, rows, undated, run.found, run.base,
-                                          run.unlisted, run.generator, path, run.kept)
-    report.note(Stage.FLOOR, *notes)
-    report.warn(Stage.FLOOR, *warnings, *_dates_lost_since(old, rows, dated, dates,
-                                                           run.values["lastmod"]))
-    if path:
-        said = {d.url for d in report.rows}
-        # a page the comparison named (left out at the generator's URL for it) is not
-        # named again at its file's URL ("X" and "X.html" are one page)
-        pages = {d.page for d in report.rows if d.page and d.change == "left out"}
-        reasons = _undated_reasons(rows, dated.dates, dates, run.values["lastmod"])
-        report.rows += [d for d in without_floor(run.found, run.unlisted, reasons)
-                        if d.url not in said
-                        and not (d.change == NOT_LISTED and d.page in pages)]
-        write_report(path, report.rows)
-
-
-def _dates_lost_since(old: OldSitemap | None, rows: list[PageRow], dated: Dated,
-                      dates: GitDates, lastmod: str) -> list[str]:
-    """On a run over sitemapkit's own earlier set: a URL it dated that goes out undated
-    now lost its date to something this run lacks (the project not found, a source
-    moved): a warning naming the cause, never a silent loss."""
-    if old is None or not old.ours or not old.dated or lastmod == "none":
-        return []
-    lost = [row for row, date in zip(rows, dated.dates, strict=True)
-            if date is None and old.locs.get(row.loc)]
-    if not lost:
-        return []
-    why = _undated_reasons(lost[:1], [None], dates, lastmod)[lost[0].loc][1]
-    return [f"{count(len(lost), 'URL')} that this folder's previous set dated "
-            f"{'goes' if len(lost) == 1 else 'go'} out without lastmod now, e.g. "
-            f"{lost[0].label}: {why} (run from the project, or give --source)"]
-
-
-def _said_undated(run: _Run, rows: list[PageRow], dated: Dated, dates: GitDates,
-                  sources: Sources, unsourced: int, versioned: bool,
-                  report: SiteReport) -> None:
-    """The pages without a source, counted by kind with the fix."""
-    still = unsourced if run.values["drop_unsourced"] else \
-        sum(1 for row, date in zip(rows, dated.dates, strict=True)
-            if not row.source and date is None)
-    report.note(Stage.SOURCES, *_unsourced_note(
-        still, run.values, run.source, run.layout, versioned,
-        _unsourced_kinds(rows, dated.dates, sources)))
 
 
 def _base_url(given: str | None, layout: Layout | None, out: Path, name: str,
@@ -469,56 +390,6 @@ def _scan_notes(found: Scan, base: str, whence: str) -> tuple[list[str], list[st
         warnings.append(f"the base URL {base} disagrees with {len(found.other_base):,} pages' "
                         f"canonical URLs, e.g. {page} says {canonical}; {check}")
     return notes, warnings
-
-
-def _undated_reasons(rows: list[PageRow], dated: list[Any], dates: GitDates, lastmod: str
-                     ) -> dict[str, tuple[str, str]]:
-    """URL -> (output path, why it has no lastmod) for each row written without one."""
-    found = {}
-    if lastmod == "none":  # asked for: nothing to say page by page
-        return {}
-    for row, date in zip(rows, dated, strict=True):
-        if date is not None:
-            continue
-        if not row.source:
-            why = NO_SOURCE
-        else:
-            state = dates.state(row.source)
-            why = f"its source {_not_in_git(row.source)}" if state == "not-in-git" else \
-                f"its source {row.source} {STATES[state][0]}" if state else \
-                "what it lists has no date" if row.lists else "git gave its source no date"
-        found[row.loc] = (row.label, why)
-    return found
-
-
-def _not_in_git(path: str) -> str:
-    """Why git has no history of ``path``, by what is on the disk: it does not exist,
-    it lies outside any repository, or (inside one, not untracked) git ignores it."""
-    if not os.path.lexists(path):
-        return f"{path} does not exist"
-    if repository_top(Path(path).parent) is None:
-        return f"{path} is outside any git repository"
-    return f"{path} is git-ignored"
-
-
-SOURCE_UNDATED = ("untracked", "not-in-git")  # a file the page is made from, outside git
-
-
-def _undated_with_sources(rows: list[PageRow], dated: list[Any], dates: GitDates
-                          ) -> list[str]:
-    """Pages whose source file exists but git gave no date for (untracked, ignored, or
-    outside the repository): a warning, as the build may have staged its sources
-    (copied them into an ignored folder) or generated them."""
-    found: dict[str, list[str]] = {}
-    for row, date in zip(rows, dated, strict=True):
-        if date is None and row.source and (state := dates.state(row.source)) in SOURCE_UNDATED:
-            found.setdefault(state, []).append(row.source)
-    return [f"{count(len(paths), 'page')} made from files that {STATES[state][1]}, so "
-            f"without lastmod, e.g. "
-            f"{paths[0] if state == 'untracked' else _not_in_git(paths[0])}: commit it, or, "
-            "where the build copies its sources elsewhere first, give --map with the "
-            "tracked files (and, as 'parts', what the build adds to them)"
-            for state, paths in found.items()]
 
 
 def _generator_not_pages(pages: list[BuiltPage], sources: Sources,
@@ -719,64 +590,6 @@ def _mapped_note(sources: Sources) -> list[str]:
     return ["; ".join(ways)] if ways else []
 
 
-def _unsourced_note(unsourced: int, values: Mapping[str, Any],
-                    source: str | os.PathLike[str] | None, layout: Layout | None,
-                    versioned: bool = False, kinds: list[tuple[str, str]] | None = None
-                    ) -> list[str]:
-    """How many pages have no source, and why: the setup's cause when there is one."""
-    if not unsourced:
-        return []
-    what = "left out (drop_unsourced)" if values["drop_unsourced"] else \
-        "listed without lastmod (none lists a page with one)"
-    if source is None and versioned:
-        why = "no source commit for this version: see the warning"
-    elif source is None:
-        why = "no --source was given, so no generator config was read; run from the " \
-            "project's root or pass --source with the folder that holds its config"
-    elif layout is None:
-        why = f"no generator config in {source}, and no --map or edit link names them"
-    else:
-        why = "; ".join(text for _, text in kinds or ()) or "pages no rule maps"
-        if not kinds or any(kind != "made" for kind, _ in kinds):  # --map dates no tag page
-            what += "; --map FILE names the source of any page"
-    return [f"{count(unsourced, 'page')} with no source file ({why}): {what}"]
-
-
-def _unsourced_kinds(rows: list[PageRow], dated: list[Any], sources: Sources
-                     ) -> list[tuple[str, str]]:
-    """The pages without a source or a date, by kind, in the words of a site: the list
-    pages the generator made, pages under language folders (translations whose source
-    was not found), and the rest, each with an example."""
-    made: list[str] = []
-    other: list[str] = []
-    languages: dict[str, list[str]] = {}
-    for row, date in zip(rows, dated, strict=True):
-        if row.source or date is not None:
-            continue
-        first = row.label.split("/", 1)[0]
-        if row.label in sources.made_lists:
-            made.append(row.label)
-        elif "/" in row.label and is_language(first):
-            languages.setdefault(first, []).append(row.label)
-        else:
-            other.append(row.label)
-    kinds: list[tuple[str, str]] = []
-    if made:
-        kinds.append(("made", f"{count(len(made), 'list page')} the generator made (tags, "
-                      f"archives, pagination) that list no dated page, e.g. {made[0]}"))
-    if languages:
-        folders = sorted(languages)
-        shown = ", ".join(f"{f}/" for f in folders[:6]) + (" …" if len(folders) > 6 else "")
-        n = sum(len(pages) for pages in languages.values())
-        kinds.append(("language", f"{count(n, 'page')} under the language folders {shown}: "
-                      "translations whose source was not found (a config per language? pass "
-                      f"--source with the folder that holds them), e.g. "
-                      f"{languages[folders[0]][0]}"))
-    if other:
-        kinds.append(("other", f"{count(len(other), 'page')} no rule maps, e.g. {other[0]}"))
-    return kinds
-
-
 def _with_alternates(rows: list[PageRow], old: OldSitemap | None,
                      pages: list[BuiltPage]) -> tuple[list[PageRow], list[str]]:
     """hreflang clusters as the generator's sitemap gave them (Hugo's translations),
@@ -807,27 +620,6 @@ def _with_alternates(rows: list[PageRow], old: OldSitemap | None,
             row = replace(row, alternates=links)
         out.append(row)
     return out, notes
-
-
-def _floor(old: OldSitemap | None, rows: list[PageRow], undated: set[str], found: Scan,
-           base: str, unlisted: dict[str, tuple[str, str]], generator: str,
-           report: str | None, kept: set[str]) -> tuple[list[str], list[str], list[Difference]]:
-    """The generator's sitemaps against what was written (nothing to compare with
-    when there is none, or it is ours from an earlier run): (notes, warnings, the
-    differences, for the report)."""
-    unread = [f"cannot read {possessive(generator)} sitemap {why}: it is replaced, but what "
-              "it listed is not compared" for why in (old.unreadable if old and not old.ours
-                                                      else [])]
-    odd = [f"{possessive(generator)} {old.name} lists locs that are no URL (e.g. "
-           f"{next(iter(old.not_urls))!r}: built without its site URL?); it is replaced, "
-           "and those are not compared"] if old is not None and old.not_urls and \
-        not old.ours else []
-    if old is None or old.ours or not old.locs or old.elsewhere:
-        return odd, unread, []
-    listed = {row.loc: row.label for row in rows}
-    found_differences = differences(old, listed, found, base, unlisted, undated, kept)
-    notes, warnings = summary(found_differences, old, generator, len(listed), report)
-    return odd + notes, unread + warnings, found_differences
 
 
 def _replaced(old: OldSitemap | None, out: Path, generator: str) -> list[str]:

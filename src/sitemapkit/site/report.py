@@ -36,6 +36,9 @@ class SiteReport:
     def warn(self, stage: Stage, *lines: str) -> None:
         self.warnings[stage].extend(lines)
 
+    def warned(self) -> int:
+        return sum(map(len, self.warnings.values()))
+
     def render(self, outcome: Outcome, strict: bool) -> Outcome:
         """The outcome with the summary line first, then every stage's notes and
         warnings in stage order (what the writer said comes under WRITTEN); with

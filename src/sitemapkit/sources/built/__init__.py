@@ -87,11 +87,14 @@ def find_project(out: Path, here: Path) -> Project:
     order = [*above, here, *(here / name for name in USUAL_FOLDERS)]
     mark = _generator_mark(start)
     layouts = {folder: layout for folder in dict.fromkeys(order) if folder.is_dir() and
-               (layout := detect(folder, mark)) is not None}
+               (layout := detect(folder, mark)) is not None and _fits(layout, start)}
     # a config whose generator the output's pages name comes first (a Hugo build beside
     # an unrelated mkdocs.yml)
-    found = sorted(layouts, key=lambda f: bool(mark) and
-                   not layouts[f].family.lower().startswith(mark))
+    found = sorted(layouts, key=lambda f: (
+        bool(mark) and not layouts[f].family.lower().startswith(mark),
+        # a single language folder's config whose language has no folder here comes
+        # after a project's own config
+        bool(layouts[f].language_folders) and not _language_in(layouts[f], start)))
     if not found:
         return _tracked_project(start, here, mark)
     chosen = found[0]
@@ -134,7 +137,7 @@ def _tracked_project(out: Path, here: Path, mark: str) -> Project:
     scored = []
     for folder in folders:
         layout = detect(folder, mark) if folder.is_dir() else None
-        if layout is not None and layout.content.is_dir():
+        if layout is not None and layout.content.is_dir() and _fits(layout, out):
             held = sum(any((layout.content / c).exists() for c in layout.candidates(page))
                        for page in pages)
             scored.append((held, folder))
@@ -151,17 +154,38 @@ def _tracked_project(out: Path, here: Path, mark: str) -> Project:
                    [f for _, f in scored[1:]])
 
 
-def _sample_pages(out: Path) -> list[str]:
-    """A few HTML pages of the output, relative to it, or to its newest version's folder
-    when the output is versioned (mike's ``versions.json``)."""
-    root = out
+def _fits(layout: Layout, out: Path) -> bool:
+    """False for configs in language-named folders (``de/mkdocs.yml``) when no page of
+    their languages is in the output: no folder of theirs there, and no sampled page's
+    source in their docs folder. A parent's translations are not this build."""
+    if not layout.language_folders:
+        return True
+    return _language_in(layout, out) or any(
+        (layout.content / c).exists() for page in _sample_pages(out)
+        for c in layout.candidates(page))
+
+
+def _language_in(layout: Layout, out: Path) -> bool:
+    root = _pages_root(out)
+    return any((root / name).is_dir() for name in layout.language_folders)
+
+
+def _pages_root(out: Path) -> Path:
+    """The output, or its newest version's folder when it is versioned (mike's
+    ``versions.json``)."""
     try:
         listed = json.loads((out / "versions.json").read_text())
         first = listed[0].get("version") if isinstance(listed, list) and listed else None
         if isinstance(first, str) and (out / first).is_dir():
-            root = out / first
+            return out / first
     except (OSError, ValueError, AttributeError):
         pass
+    return out
+
+
+def _sample_pages(out: Path) -> list[str]:
+    """A few HTML pages of the output (of its newest version), relative to that."""
+    root = _pages_root(out)
     found: list[str] = []
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))

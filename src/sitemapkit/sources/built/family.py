@@ -120,6 +120,10 @@ class Layout:
     # of several existing candidates, the one the generator builds the page from (None:
     # it cannot be told, and the page is reported, never guessed)
     choose: Callable[[list[str]], str | None] | None = None
+    # the output folders this layout's pages sit in when it was read from configs in
+    # language-named folders (``de/mkdocs.yml``): such a layout is the project of an
+    # output only when that output holds one of them (a parent's ``de/`` is no reason)
+    language_folders: tuple[str, ...] = ()
 
 
 def url_key(path: str) -> str:
@@ -174,7 +178,8 @@ def read_config(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(text) if path.suffix == ".json" else _parser(path.suffix)(text)
     except Exception as exc:  # each parser has its own error type
-        raise InputError(f"cannot read {path}: {exc}") from None
+        said = " ".join(str(exc).replace("^", "").split())  # YAML's caret picture: one line
+        raise InputError(f"cannot read {path}: {said}") from None
     return data if isinstance(data, dict) else {}
 
 

@@ -116,6 +116,7 @@ def detect(source: Path, generator: str) -> Layout | None:
         only = configs[0]
         blog = blog_dir(only.project.get("plugins"))
         return Layout(family, only.docs, candidates, base_url=only.url,
+                      language_folders=() if root else tuple(_output_folders(configs)),
                       base_from=f"{only.name} site_url", content_from=f"{only.name} docs_dir",
                       choose=written_last if family in ("MkDocs", "ProperDocs") else None,
                       made_lists=None if blog is None else partial(blog_views, blog))
@@ -125,7 +126,8 @@ def detect(source: Path, generator: str) -> Layout | None:
         base = base[:len(base) - len(_path_of(base))] + _common_path(
             [_path_of(c.url) for c in configs])
     return Layout(family, source, known=partial(_language_pages, tuple(configs)),
-                  base_url=base, base_from=f"{_shown(first, source)} site_url",
+                  language_folders=tuple(_output_folders(configs)), base_url=base,
+                  base_from=f"{_shown(first, source)} site_url",
                   made_lists=partial(_language_blogs, tuple(configs)))
 
 
@@ -183,6 +185,16 @@ def _prefixes(configs: tuple[_Config, ...], built: Built, say: bool = True
                            "not mapped to sources")
         return None
     return [c.folder.name + "/" if f else "" for c, f in zip(configs, folders, strict=True)]
+
+
+def _output_folders(configs: list[_Config]) -> list[str]:
+    """The output folders a language's pages may sit in: its folder's name, the last
+    part of its ``site_url``'s path, its ``site_dir``'s name."""
+    names = {c.folder.name for c in configs}
+    names |= {part for c in configs if c.url and (part := _path_of(c.url).strip("/")
+                                                  .rpartition("/")[2])}
+    names |= {c.site.name for c in configs if c.site is not None}
+    return sorted(names)
 
 
 def _path_of(url: str | None) -> str:
