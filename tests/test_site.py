@@ -750,3 +750,58 @@ def test_a_parents_language_folder_config_is_not_the_project_of_this_output(tmp_
         "<!DOCTYPE html><html><head><title>t</title></head></html>")
     from sitemapkit.sources.built import find_project
     assert find_project(deploy, repo.root).folder == tmp_path
+
+
+def without_hugo(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """This virtual environment as one whose ``bin/`` has no ``hugo`` (a venv that is
+    not the one Hugo was installed into), and a PATH without it: (its python, env)."""
+    home = tmp_path / "venv-without-hugo"
+    (home / "bin").mkdir(parents=True)
+    (home / "bin/python").symlink_to(sys.executable)
+    shutil.copy(Path(sys.prefix) / "pyvenv.cfg", home / "pyvenv.cfg")
+    (home / "lib").symlink_to(Path(sys.prefix) / "lib")
+    path = os.pathsep.join(p for p in os.environ["PATH"].split(os.pathsep)
+                           if p and not (Path(p) / "hugo").exists())
+    return home / "bin/python", {**os.environ, "PATH": path, "PYTHONWARNINGS": "ignore"}
+
+
+def test_hugo_off_path_a_section_over_a_file_it_cannot_map_is_undated_not_too_old(tmp_path):
+    """A file whose URL Hugo's path rules do not give (``usage & more.md``, served at
+    ``/usage--more/``) is the newest of its section. With Hugo on PATH it is asked
+    (``hugo list all``) and the section and home page are as new as that file; with
+    Hugo nowhere to be found, they go out without lastmod, with a warning naming the
+    file and the fix: never dated by the older pages that could be mapped."""
+    repo = Repo(tmp_path / "h")
+    repo.commit("2024-01-10T09:00:00+01:00", {
+        "hugo.toml": f'baseURL = "{BASE}"\ntitle = "T"\ndisableKinds = ["RSS", "taxonomy", '
+                     '"term"]\n', ".gitignore": "public/\n.hugo_build.lock\n.cache/\n",
+        **HUGO_LAYOUTS, "content/_index.md": "---\ntitle: Home\n---\nHi\n",
+        "content/docs/_index.md": "---\ntitle: Docs\n---\n",
+        "content/docs/start.md": "---\ntitle: Start\n---\nS\n"})
+    repo.commit("2024-05-06T10:00:00+02:00",
+                {"content/docs/usage & more.md": "---\ntitle: Usage\n---\nU\n"})
+    run(BIN / "hugo", cwd=repo.root)
+    assert (repo.root / "public/docs/usage--more/index.html").is_file()
+    python, env = without_hugo(tmp_path)
+    report = tmp_path / "report.jsonl"
+    done = subprocess.run([str(python), "-m", "sitemapkit", "site", "public", "--report",
+                           str(report)], cwd=repo.root, env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "warning: 2 list pages without lastmod, e.g. /: it may list content/docs/usage " \
+        "& more.md, a content file whose URL Hugo's path rules do not give, and no hugo on " \
+        "PATH to ask (hugo list all): put hugo on PATH" in done.stderr, done.stderr
+    got = {u.loc.removeprefix(BASE): u.lastmod for u in read_set(repo.root / "public",
+                                                                   BASE).urls}
+    assert got[""] is None and got["docs/"] is None, got  # not 2024-01-10: too old
+    assert got["docs/start/"] == reference_date(repo.root, "content/docs/start.md")
+    rows = {r["url"]: r["reason"] for r in map(json.loads, report.read_text().splitlines())
+            if r["change"] == "undated"}
+    assert rows[BASE + "docs/"] == "it may list content/docs/usage & more.md, whose URL only " \
+        "Hugo can tell, and no hugo on PATH to ask (hugo list all)", rows
+    run(BIN / "hugo", cwd=repo.root)  # with Hugo: asked, and the section is as new as it
+    run(sys.executable, "-m", "sitemapkit", "site", "public", cwd=repo.root)
+    got = {u.loc.removeprefix(BASE): u.lastmod for u in read_set(repo.root / "public",
+                                                                   BASE).urls}
+    newest_file = reference_date(repo.root, "content/docs/usage & more.md")
+    assert got["docs/"] == got[""] == got["docs/usage--more/"] == newest_file, got

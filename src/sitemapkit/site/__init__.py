@@ -316,7 +316,8 @@ def _date(run: Run, rows: list[PageRow], sources: Sources, ahead: PassAhead, rep
     (staged copies by the tracked files with their bytes), each row's date."""
     values = run.values
     if values["date_lists"] and values["lastmod"] != "none":
-        rows = with_members(rows, sources.members) if sources.members is not None else \
+        rows = with_members(rows, sources.members, sources.unknown_members) \
+            if sources.members is not None else \
             with_lists(rows, run.out, run.layout.lists if run.layout else None,
                        sources.made_lists)
     rows, languages = _with_alternates(rows, run.old, run.pages)

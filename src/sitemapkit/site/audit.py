@@ -108,7 +108,9 @@ def _undated_reasons(rows: list[PageRow], dated: list[Any], dates: GitDates, las
     for row, date in zip(rows, dated, strict=True):
         if date is not None:
             continue
-        if not row.source:
+        if row.undated:
+            why = row.undated
+        elif not row.source:
             why = NO_SOURCE
         else:
             state = dates.state(row.source)

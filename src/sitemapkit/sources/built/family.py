@@ -63,6 +63,10 @@ class Built:
     # for sources the generator read from a commit it did not check out (Antora's
     # branches); the caller owns the trees and removes them after the git pass
     checkout: Callable[[str, str], Path | None] = field(default=lambda gitdir, commit: None)
+    # URL key of a list page -> why how new it is cannot be told (it lists a content file
+    # whose page the generator could not be asked for): ``members`` fills it, and such a
+    # page goes out without lastmod, never dated by the members it could map
+    unknown_members: dict[str, str] = field(default_factory=dict)
 
 
 def _none(path: str) -> list[str]:

@@ -22,6 +22,7 @@ from urllib.parse import unquote, urlsplit
 from ..._display import count
 from .family import (
     LANGUAGE,
+    Built,
     Known,
     Layout,
     declared_lastmod,
@@ -55,7 +56,7 @@ def detect(source: Path, generator: str) -> Layout | None:
     return Layout("Hugo", source,
                   known=lambda built: index.urls(built.keys, built.declared, built.notes,
                                                  built.warnings),
-                  members=lambda built: index.members(built.keys, plurals),
+                  members=lambda built: index.members(built.keys, plurals, built),
                   lists=is_branch,
                   made_lists=lambda built: made_lists(built.keys, taxonomies(config)),
                   prepare=index.build, base_url=site_url(base), base_from="Hugo's baseURL",
@@ -193,6 +194,8 @@ class ContentIndex:
         self.files: list[tuple[str, str, str, str, str | None]] | None = None
         self.patterned = frozenset(_patterned(config.get("permalinks") or {}))
         self.published: dict[str, str] = {}  # content file -> the page it is (``urls``)
+        # content files whose page is not known, as Hugo could not be asked (why)
+        self.unasked: tuple[list[str], str] = ([], "")
         self._sections: dict[tuple[str, str], str] | None = None
         base = next((v for k, v in config.items() if k.lower() == "baseurl"), "")
         self.base_path = unquote(urlsplit(str(base or "")).path)
@@ -232,6 +235,7 @@ class ContentIndex:
         found: dict[str, list[Known]] = {}
         missed: list[tuple[str, str]] = []
         self.published = {}
+        self.unasked = ([], "")
         for key, path, rel_dir, name, lang in self.files or []:
             if rel_dir.split("/")[0] in self.patterned:
                 missed.append((key, path))
@@ -252,6 +256,7 @@ class ContentIndex:
         if missed or self.patterned:
             asked = hugo_list(self.source, self.base_path)
             if isinstance(asked, str):
+                self.unasked = ([path for _, path in missed], asked)
                 for key, path in missed:
                     if key:  # the path rules' key, which no page has: as before
                         found.setdefault(key, []).append(Known(path))
@@ -274,7 +279,7 @@ class ContentIndex:
                     self.published[by_real.get(os.path.realpath(path), path)] = key
         return found
 
-    def members(self, pages: frozenset[str], plurals: frozenset[str]
+    def members(self, pages: frozenset[str], plurals: frozenset[str], built: Built | None = None
                 ) -> dict[str, tuple[str, ...]]:
         """URL key of each list page Hugo makes -> the content files it lists, by Hugo's
         own tree, never by the page's links: the home page, every page of its language;
@@ -318,7 +323,51 @@ class ContentIndex:
             match = _PAGER_OF.fullmatch(key)
             if match and (match[1] or "") in found:
                 found[key] = found[match[1] or ""]
+        if built is not None:
+            self._unknown_members(pages, built)
         return {key: tuple(dict.fromkeys(paths)) for key, paths in found.items()}
+
+    def _unknown_members(self, pages: frozenset[str], built: Built) -> None:
+        """The home and section pages above a content file whose page is not known
+        (Hugo could not be asked, and the path rules give no page of the output): it may
+        be a page they list under a URL only Hugo knows, or a draft. How new they are
+        cannot be told, so they go out without lastmod, with a warning (pager pages too).
+        Dating them by the members that could be mapped would make them too old."""
+        paths, why = self.unasked
+        if not paths:
+            return
+        by_path = {path: (rel_dir, name, lang) for _, path, rel_dir, name, lang in
+                   self.files or ()}
+        above: dict[str, str] = {}
+        for path in paths:
+            rel_dir, name, lang = by_path[path]
+            lang = lang or self._lang_of(name)
+            parts = _segments(rel_dir)
+            folders = ["/".join(parts[:depth]) for depth in
+                       range(1, len(parts) + (0 if name.startswith("_index.") else 1))]
+            keys = [self._home(lang), *(self._section(folder, lang) for i, folder in
+                                        enumerate(folders)
+                                        if i == 0 or (folder, lang) in self.sections)]
+            for key in keys:
+                if key is not None and key in pages:
+                    above.setdefault(key, path)
+        for key in pages:
+            match = _PAGER_OF.fullmatch(key)
+            if match and (match[1] or "") in above:
+                above[key] = above[match[1] or ""]
+        def shown(path: str) -> str:
+            return os.path.relpath(path, self.source).replace(os.sep, "/")
+
+        for key, path in above.items():
+            built.unknown_members[key] = f"it may list {shown(path)}, whose URL only Hugo " \
+                f"can tell, and {why}"
+        if above:
+            key, path = next(iter(above.items()))
+            built.warnings.append(
+                f"{count(len(above), 'list page')} without lastmod, e.g. /{key}: it may list "
+                f"{shown(path)}, a content file whose URL Hugo's path rules do not give, and "
+                f"{why}: put hugo on PATH (or activate the environment that has it) and run "
+                "again")
 
     def _lang_of(self, name: str) -> str:
         stem_name, _, suffix = name.rsplit(".", 1)[0].rpartition(".")

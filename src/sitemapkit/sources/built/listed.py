@@ -111,8 +111,12 @@ def _source_at(url: str, sources: dict[str, str]) -> str | None:
     return sources.get(url) or sources.get(url.rstrip("/")) or sources.get(url + "/")
 
 
-def with_members(rows: list[PageRow], members: dict[str, tuple[str, ...]]) -> list[PageRow]:
+def with_members(rows: list[PageRow], members: dict[str, tuple[str, ...]],
+                 unknown: dict[str, str] | None = None) -> list[PageRow]:
     """``rows`` with each list page's ``lists`` as the generator's own data gives them
-    (``Layout.members``, by output path): its HTML is not read."""
-    return [replace(row, lists=tuple(s for s in listed if s != row.source))
+    (``Layout.members``, by output path): its HTML is not read. A list page whose
+    members are not all known (``unknown``: output path -> why) is undated."""
+    unknown = unknown or {}
+    return [replace(row, undated=unknown[row.label]) if row.label in unknown else
+            replace(row, lists=tuple(s for s in listed if s != row.source))
             if (listed := members.get(row.label)) else row for row in rows]

@@ -36,6 +36,8 @@ class Sources:
     chosen: int = 0  # pages with two existing sources, of which the generator uses one
     # page path -> what it lists, by the generator's data (None: the family has none)
     members: dict[str, tuple[str, ...]] | None = None
+    # output path of a list page -> why how new it is cannot be told (Built's)
+    unknown_members: dict[str, str] = field(default_factory=dict)
 
     def rebase(self, old: str, new: str) -> None:
         """Sources the generator recorded under ``old`` (the folder it built from) are
@@ -107,6 +109,8 @@ def find_sources(pages: list[BuiltPage], out: Path, base: str, layout: Layout | 
         listing = layout.members(built)
         result.members = {page.path: listing[keys[page.path]] for page in pages
                           if keys[page.path] in listing}
+        result.unknown_members = {page.path: built.unknown_members[keys[page.path]]
+                                  for page in pages if keys[page.path] in built.unknown_members}
     return result
 
 
