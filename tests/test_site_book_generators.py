@@ -9,6 +9,7 @@ generator built it from; the URL set is the generator's own (mdBook: the chapter
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -170,6 +171,44 @@ def test_mdbook_chapters_from_summary_dated_with_their_includes(tmp_path):
     assert "base URL https://book.example.com/guide/ from book.toml" in err
     assert "mdBook" in err and "warning:" not in err, err
     assert sorted(p.name for p in out.glob("sitemap*")) == ["sitemap.xml", "sitemap.xml.gz"]
+
+
+def test_mdbook_translations_dated_by_their_catalog_with_hreflang(tmp_path):
+    """The mdbook-i18n-helpers layout: ``po/de.po`` committed after every chapter, the
+    German build in ``book/de`` (``MDBOOK_BOOK__LANGUAGE=de mdbook build -d book/de``).
+    Each German page shows its chapter through the catalog, so it is as new as the
+    newest of the chapter, what it includes, and ``de.po``; each chapter's pages are
+    hreflang alternates; a catalog with no build (``fr.po``) is named, not guessed."""
+    mdbook = need("mdbook")
+    repo = mdbook_project(tmp_path / "book")
+    repo.commit("2025-02-01T12:00:00+00:00", {"po/de.po": 'msgid ""\nmsgstr ""\n',
+                                              "po/fr.po": 'msgid ""\nmsgstr ""\n'})
+    run(mdbook, "build", cwd=repo.root)
+    done = subprocess.run([str(mdbook), "build", "-d", "book/de"], cwd=repo.root,
+                          env={**os.environ, "MDBOOK_BOOK__LANGUAGE": "de"},
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert 'lang="de"' in (repo.root / "book/de/intro.html").read_text()
+    err, report = site_here(repo.root, "book")
+    base = "https://book.example.com/guide/"
+    out = repo.root / "book"
+    got = written(out, base)
+    catalog = reference_date(repo.root, "po/de.po")
+    for page, source, part in MDBOOK_CHAPTERS.values():
+        own = newest(reference_date(repo.root, source),
+                     reference_date(repo.root, part) if part else None)
+        assert got[base + page] == own, page
+        assert got[base + "de/" + page] == newest(own, catalog) == catalog, page
+    assert got[base + "de/extra.html"] == reference_date(repo.root, "src/extra.html")
+    assert base + "de/" not in got and base + "de/index.html" not in got  # the front copy
+    urls = {u.loc: u for u in read_set(out, base).urls}
+    assert sorted(urls[base + "intro.html"].alternates) == [
+        ("de", base + "de/intro.html"), ("en", base + "intro.html")]
+    assert sorted(urls[base + "de/reference/index.html"].alternates) == [
+        ("de", base + "de/reference/index.html"), ("en", base + "reference/index.html")]
+    assert "fr has a catalog in po/ but no build in the output" in err, err
+    assert "warning:" not in err and not [r for r in report if r["change"] == "undated"], \
+        err
 
 
 def test_mdbook_without_cname_names_the_base_url_to_pass(tmp_path):

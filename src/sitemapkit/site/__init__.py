@@ -320,7 +320,7 @@ def _date(run: Run, rows: list[PageRow], sources: Sources, ahead: PassAhead, rep
             if sources.members is not None else \
             with_lists(rows, run.out, run.layout.lists if run.layout else None,
                        sources.made_lists)
-    rows, languages = _with_alternates(rows, run.old, run.pages)
+    rows, languages = _with_alternates(rows, run.old, run.pages, sources.clusters)
     report.note(Stage.FLOOR, *languages)
     warnings: list[str] = []
     dates = row_dates(rows, values, run.source, warnings, ahead)
@@ -591,12 +591,21 @@ def _mapped_note(sources: Sources) -> list[str]:
     return ["; ".join(ways)] if ways else []
 
 
-def _with_alternates(rows: list[PageRow], old: OldSitemap | None,
-                     pages: list[BuiltPage]) -> tuple[list[PageRow], list[str]]:
-    """hreflang clusters as the generator's sitemap gave them (Hugo's translations),
-    else as the pages' own hreflang links give them."""
+def _with_alternates(rows: list[PageRow], old: OldSitemap | None, pages: list[BuiltPage],
+                     recorded: dict[str, tuple[tuple[str, str], ...]] | None = None
+                     ) -> tuple[list[PageRow], list[str]]:
+    """hreflang clusters as the generator's records give them (mdBook's catalogs), else
+    as its sitemap gave them (Hugo's translations), else as the pages' own hreflang
+    links give them."""
     notes: list[str] = []
-    if old is not None and old.alternates:  # ours too: a re-run keeps the clusters
+    url_at = {page.path: page.url for page in pages}
+    if recorded:
+        by_identity = {page_identity(url_at[path]): tuple(
+            (lang, url_at[p]) for lang, p in cluster if p in url_at)
+            for path, cluster in recorded.items() if path in url_at}
+        notes.append(f"hreflang from {len(by_identity):,} pages' translations, as the "
+                     "generator's records give them")
+    elif old is not None and old.alternates:  # ours too: a re-run keeps the clusters
         by_identity = {page_identity(loc): links for loc, links in old.alternates.items()}
     else:
         clusters, notes = page_clusters(pages)

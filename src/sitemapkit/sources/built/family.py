@@ -124,6 +124,9 @@ class Layout:
     # of several existing candidates, the one the generator builds the page from (None:
     # it cannot be told, and the page is reported, never guessed)
     choose: Callable[[list[str]], str | None] | None = None
+    # URL key -> its translations as the generator's own records give them, (hreflang,
+    # URL key) each, itself included (mdBook's po/xx.po builds); hreflang alternates
+    clusters: Callable[[Built], dict[str, tuple[tuple[str, str], ...]]] | None = None
     # the output folders this layout's pages sit in when it was read from configs in
     # language-named folders (``de/mkdocs.yml``): such a layout is the project of an
     # output only when that output holds one of them (a parent's ``de/`` is no reason)

@@ -33,6 +33,8 @@ class Sources:
     made_lists: set[str] = field(default_factory=set)  # pages the generator made as lists
     declared: dict[str, str] = field(default_factory=dict)  # source -> front-matter lastmod
     not_pages: dict[str, str] = field(default_factory=dict)  # page path -> why it is none
+    # page path -> its translations, (hreflang, page path) each (Layout.clusters)
+    clusters: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
     chosen: int = 0  # pages with two existing sources, of which the generator uses one
     # page path -> what it lists, by the generator's data (None: the family has none)
     members: dict[str, tuple[str, ...]] | None = None
@@ -105,6 +107,14 @@ def find_sources(pages: list[BuiltPage], out: Path, base: str, layout: Layout | 
                 result.conflicts.append(f"{page.path}: {' and '.join(found)}")
             result.files[page.path] = exists.root + "/" + found[0] if len(found) == 1 else ""
     _by_edit_links(result, out, root, base, pages)
+    if layout is not None and layout.clusters is not None:
+        path_of = {key: path for path, key in keys.items() if path not in result.not_pages}
+        clusters = layout.clusters(built)
+        for key, path in path_of.items():
+            members = tuple((lang, path_of[k]) for lang, k in clusters.get(key, ())
+                            if k in path_of)
+            if len(members) > 1:
+                result.clusters[path] = members
     if layout is not None and layout.members is not None:
         listing = layout.members(built)
         result.members = {page.path: listing[keys[page.path]] for page in pages
