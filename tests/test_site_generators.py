@@ -439,19 +439,51 @@ def test_vitepress_clean_urls_two_locales_and_a_rewrite(tmp_path, vitepress_modu
     assert (out / "sitemap.xml").read_bytes() == first and "e.g. internal.html" in again
     site(out, repo.root / "docs", "--keep-unlisted")
     assert BASE + "internal" in {u.loc for u in read_set(out, BASE).urls}
-    # no site URL to be read: the error says why, in the config's own terms
+    # the config is code, loaded by VitePress itself: a preset function and an
+    # environment variable count (sitemapkit run with no --base-url, as users run it)
     config = repo.root / "docs/.vitepress/config.mjs"
     (out / "sitemap.xml").unlink()
-    for text, why in (
-            (VITEPRESS_CONFIG.replace("'%s'", "SITE_URL"), "config.mjs sets sitemap.hostname "
-             "to SITE_URL, which sitemapkit does not evaluate"),
-            (re.sub(r"  sitemap: .*?\n(?=  rewrites)", "", VITEPRESS_CONFIG, flags=re.S),
-             "config.mjs has no sitemap.hostname (VitePress writes no sitemap without it)")):
-        config.write_text("const SITE_URL = process.env.SITE_URL\n" + text)
-        done = subprocess.run([sys.executable, "-m", "sitemapkit", "site", str(out)],
-                              cwd=repo.root, capture_output=True, text=True)
-        assert done.returncode == 2 and f"no base URL for {out}: {why}, and there is no " \
-            f"{out / 'sitemap.xml'}; pass --base-url" in done.stderr, done.stderr
+    config.write_text("const preset = () => ({ cleanUrls: true, srcDir: '.' })\n" +
+                      VITEPRESS_CONFIG.replace("'%s'", "process.env.SITE_URL").replace(
+                          "  cleanUrls: true,\n", "  ...preset(),\n"))
+    here = {**os.environ, "SITE_URL": "https://env.example.org"}
+    done = subprocess.run([sys.executable, "-m", "sitemapkit", "site", str(out), "--source",
+                           "docs"], cwd=repo.root, capture_output=True, text=True, env=here)
+    assert done.returncode == 0, done.stderr
+    assert "base URL https://env.example.org/ from config.mjs sitemap.hostname " \
+        "https://env.example.org and base /, as VitePress resolves them" in done.stderr, \
+        done.stderr
+    assert "https://env.example.org/guide/intro" in {
+        u.loc for u in read_set(out, "https://env.example.org/").urls}  # clean URLs still
+    (out / "sitemap.xml").unlink()
+    done = subprocess.run([sys.executable, "-m", "sitemapkit", "site", str(out), "--source",
+                           "docs"], cwd=repo.root, capture_output=True, text=True,
+                          env={k: v for k, v in os.environ.items() if k != "SITE_URL"})
+    assert done.returncode == 2 and f"no base URL for {out}: config.mjs gives no " \
+        "sitemap.hostname once VitePress loads it (VitePress writes no sitemap without it; " \
+        "an environment variable not set?)" in done.stderr, done.stderr
+    # where VitePress cannot be asked (not installed where the docs root finds its
+    # packages), the file is read as written, and that is a warning
+    bare = tmp_path / "bare"
+    shutil.copytree(repo.root / "docs/.vitepress", bare / ".vitepress",
+                    ignore=shutil.ignore_patterns("dist", "cache"))
+    (bare / ".vitepress/config.mjs").write_text(VITEPRESS_CONFIG % BASE.rstrip("/"))
+    done = subprocess.run([sys.executable, "-m", "sitemapkit", "site", str(out), "--source",
+                           str(bare)], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert f"warning: VitePress could not be asked for its config (VitePress is not " \
+        f"installed where {bare} finds its packages): srcDir, base, cleanUrls and " \
+        "sitemap.hostname are read from config.mjs as written" in done.stderr, done.stderr
+    # a config that throws: one line naming it, nothing written
+    config.write_text("throw new Error('no theme here')\n")
+    before = sorted(p.name for p in out.iterdir())
+    done = subprocess.run([sys.executable, "-m", "sitemapkit", "site", str(out), "--source",
+                           "docs", "--base-url", BASE], cwd=repo.root, capture_output=True,
+                          text=True)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip() == f"sitemapkit: error: VitePress could not load {config}: " \
+        "no theme here; nothing was written (the build fails on it too)", done.stderr
+    assert sorted(p.name for p in out.iterdir()) == before
 
 
 # --- Astro Starlight, from the npm registry (Node 22 from its npm package) ----------------

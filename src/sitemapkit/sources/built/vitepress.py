@@ -3,15 +3,30 @@ to ``vitepress build``: ``--source`` or its ``docs/``). Each built page loads on
 JavaScript chunk (``assets/<page>.md.<hash>.lean.js``) whose page data names the
 page's ``relativePath`` (its URL, after ``rewrites``) and ``filePath`` (its source
 under ``srcDir``): the generator's own record of every page's source. With
-``cleanUrls`` the page ``x.html`` is served, and listed, at ``…/x``."""
+``cleanUrls`` the page ``x.html`` is served, and listed, at ``…/x``.
+
+The config is code: ``srcDir``, ``base``, ``cleanUrls`` and ``sitemap.hostname`` are
+asked of VitePress itself (its ``resolveConfig``, run by Node from the docs root, with
+this run's environment), so presets, imports and environment variables count. Only
+where it cannot be asked (no Node, no VitePress installed) are they read from the
+file as written, and that is a warning."""
 
 from __future__ import annotations
 
+import functools
+import json
 import re
+import shutil
+import subprocess
 from functools import partial
 from pathlib import Path
+from typing import Any
 
+from ...errors import ConfigError
 from .family import Built, Known, Layout, assigned, join, site_url, stem, url_key
+
+SCRIPT = Path(__file__).resolve().parents[2] / "data" / "vitepress" / "config.mjs"
+ASK_SECONDS = 60  # loading a config (and what it imports) with VitePress' own loader
 
 CONFIGS = ("config.mts", "config.ts", "config.mjs", "config.js", "config.cts", "config.cjs")
 _PAGE_DATA = re.compile(rb'"relativePath":"((?:[^"\\]|\\.)*)","filePath":"((?:[^"\\]|\\.)*)"')
@@ -24,17 +39,74 @@ def detect(source: Path, generator: str) -> Layout | None:
                        if (root / ".vitepress" / n).is_file()), None)
         if config is None:
             continue
+        asked = ask(root, config)
+        if isinstance(asked, dict):
+            content = Path(asked["srcDir"])
+            hostname = asked["hostname"]
+            return Layout("VitePress", content, candidates,
+                          known=partial(page_data, content=content),
+                          content_from=f"{config.name} srcDir (as VitePress resolves it)",
+                          base_url=site_url(hostname, asked["base"]),
+                          base_from=f"{config.name} sitemap.hostname {hostname} and base "
+                                    f"{asked['base']}, as VitePress resolves them",
+                          clean_urls=asked["cleanUrls"],
+                          base_unset="" if hostname else
+                          f"{config.name} gives no sitemap.hostname once VitePress loads it "
+                          "(VitePress writes no sitemap without it; an environment variable "
+                          "not set?)")
         content = root / (assigned(config, "srcDir") or ".")
         text = config.read_text("utf-8", errors="replace")
         hostname = _value(text, "hostname")
+        said = f"VitePress could not be asked for its config ({asked}): srcDir, base, " \
+            f"cleanUrls and sitemap.hostname are read from {config.name} as written, " \
+            "which misses presets, imports and environment variables"
         return Layout("VitePress", content, candidates,
-                      known=partial(page_data, content=content),
+                      known=partial(page_data, content=content, said=said),
                       content_from=f"{config.name} srcDir",
                       base_url=site_url(hostname, _value(text, "base")),
                       base_from=f"{config.name} sitemap.hostname and base",
                       clean_urls=_CLEAN.search(text) is not None,
                       base_unset="" if hostname else _unset(text, config.name))
     return None
+
+
+def ask(root: Path, config: Path) -> dict[str, Any] | str:
+    """The config's values as VitePress resolves them, or why it could not be asked.
+    A config that throws is an error naming it: the build would have failed too."""
+    try:
+        stamp = config.stat().st_mtime
+    except OSError:
+        stamp = 0.0
+    return _ask(str(root.resolve()), str(config), stamp)
+
+
+@functools.cache
+def _ask(root: str, config: str, stamp: float) -> dict[str, Any] | str:
+    node = shutil.which("node")
+    if node is None:
+        return "no node on PATH to load it with"
+    try:
+        done = subprocess.run([node, str(SCRIPT), root], cwd=root, capture_output=True,
+                              timeout=ASK_SECONDS, check=False)
+    except subprocess.TimeoutExpired:
+        return f"loading it took over {ASK_SECONDS} s"
+    except OSError as exc:
+        return f"node could not be run ({exc})"
+    answer: dict[str, Any] = {}
+    for line in done.stdout.decode("utf-8", "replace").splitlines():
+        try:
+            answer = json.loads(line)
+        except ValueError:
+            continue
+    if "error" in answer:
+        raise ConfigError(f"VitePress could not load {config}: {answer['error']}; nothing "
+                          "was written (the build fails on it too)")
+    if "missing" in answer:
+        return f"VitePress is not installed where {root} finds its packages"
+    if "srcDir" not in answer:
+        words = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        return f"node failed ({words[-1] if words else done.returncode})"
+    return answer
 
 
 def _value(text: str, key: str) -> str | None:
@@ -59,8 +131,11 @@ def candidates(path: str) -> list[str]:
     return [join(name, "index.md")] if directory else [name + ".md"]
 
 
-def page_data(built: Built, content: Path) -> dict[str, list[Known]]:
-    """URL key (of the built ``.html`` file) -> the source its chunk names."""
+def page_data(built: Built, content: Path, said: str = "") -> dict[str, list[Known]]:
+    """URL key (of the built ``.html`` file) -> the source its chunk names; ``said``:
+    why the config was read as written, a warning."""
+    if said:
+        built.warnings.append(said)
     found: dict[str, list[Known]] = {}
     chunks = sorted((built.out / "assets").glob("*.md.*.lean.js"))
     if not chunks:
