@@ -34,9 +34,11 @@ BIN = Path(sys.executable).parent
 DATES = ("2024-01-10T09:00:00+01:00", "2024-03-05T14:30:00-05:00", "2024-07-21T08:15:00+05:30")
 
 
-def run(*args: object, cwd: Path, timeout: int = 600) -> str:
+def run(*args: object, cwd: Path, timeout: int = 600, env: dict[str, str] | None = None
+        ) -> str:
     done = subprocess.run([str(a) for a in args], cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout, env={**os.environ, "PYTHONWARNINGS": "ignore"})
+                          timeout=timeout, env={**os.environ, "PYTHONWARNINGS": "ignore",
+                                                **(env or {})})
     if done.returncode != 0:
         raise AssertionError(f"{args[0]} failed:\n{done.stdout}\n{done.stderr}")
     return done.stdout + done.stderr
@@ -280,8 +282,9 @@ def docusaurus_copy(tmp_path: Path, template: Path) -> tuple[Repo, Path, str]:
 
 def docusaurus_project(tmp_path: Path, template: Path, trailing: bool) -> Repo:
     repo, config, text = docusaurus_copy(tmp_path, template)
-    if trailing:
+    if trailing:  # and the site's URL from the environment, as CI configs often have it
         text = text.replace("baseUrl: '/',", "baseUrl: '/',\n  trailingSlash: true,")
+        text = text.replace("url: 'https://example.com'", "url: process.env.DOCS_URL")
     config.write_text(text)
     repo.write(".gitignore", "node_modules\nbuild/\n.docusaurus/\n.cache/\n")
     repo.write("static/robots.txt", ROBOTS)  # copied into build/ as it is
@@ -293,7 +296,7 @@ def docusaurus_project(tmp_path: Path, template: Path, trailing: bool) -> Repo:
     repo.commit(DATES[2], {"docs/search.md": "# Search\n\nHow to search.\n",
                            "docs/images/resize.md": "# Resize\n\nImages.\n",
                            "docs/declared.md": DECLARED})
-    run("npm", "run", "build", cwd=repo.root)
+    run("npm", "run", "build", cwd=repo.root, env={"DOCS_URL": BASE.rstrip("/")})
     return repo
 
 
@@ -331,6 +334,13 @@ def test_docusaurus_from_its_template(tmp_path, docusaurus_template, trailing):
     assert got[BASE + "blog" + slash] == newest_post == DATES[1]  # its newest post: route data
     assert "Docusaurus" in stderr and "mapped by the generator's own records" in stderr
     assert (out / "robots.txt").read_bytes() == ROBOTS.encode()  # its line names our index
+    if trailing:  # no --base-url: the URL the build resolved from DOCS_URL, and said so
+        done = subprocess.run([sys.executable, "-m", "sitemapkit", "site", "build"],
+                              cwd=repo.root, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        assert "base URL https://example.com/ from .docusaurus/docusaurus.config.mjs (the " \
+            "build's record of docusaurus.config.js) url https://example.com and baseUrl /" \
+            in done.stderr, done.stderr
 
 
 def test_docusaurus_two_locales_a_translation_and_fallbacks(tmp_path, docusaurus_template):
@@ -375,7 +385,9 @@ def test_docusaurus_two_locales_a_translation_and_fallbacks(tmp_path, docusaurus
     assert not (out / "de" / "sitemap.xml").exists() and "warning:" not in stderr, stderr
     again = subprocess.run([sys.executable, "-m", "sitemapkit", "site", str(out), "--source",
                             str(repo.root), "--dry-run"], capture_output=True, text=True)
-    assert "base URL https://example.com/ from docusaurus.config.js" in again.stderr  # not /de/
+    assert "base URL https://example.com/ from .docusaurus/i18n.json (the build's record of " \
+        "docusaurus.config.js) url https://example.com and baseUrl / of the default locale" \
+        in again.stderr, again.stderr  # not /de/
     assert "warning:" not in again.stderr, again.stderr
 
 

@@ -41,33 +41,40 @@ def detect(source: Path, generator: str) -> Layout | None:
     config = next((source / name for name in CONFIGS if (source / name).is_file()), None)
     if config is None:
         return None
+    base_url, base_from = _base_url(source, config)
     return Layout("Docusaurus", source, partial(_page_candidates, source, _locales(source)),
                   known=lambda built: _all_locales(
                       source, built, route_metadata(source, built.base_path, built.notes,
                                                     built.declared)),
                   made_lists=lambda built: _lists_of_all_locales(
                       source, built, list_routes(source, built.base_path, built.keys)),
-                  base_url=_base_url(source, config), base_from=f"{config.name} url and baseUrl",
+                  base_url=base_url, base_from=base_from,
                   declares="last_update")
 
 
-def _base_url(source: Path, config: Path) -> str | None:
-    """``url`` + ``baseUrl``: as the build resolved them (``.docusaurus/`` keeps the
-    config as JSON; for a site of several locales, the default locale's), else as the
-    config file writes them."""
+def _base_url(source: Path, config: Path) -> tuple[str | None, str]:
+    """(``url`` + ``baseUrl``, where they were read): as the build resolved them
+    (``.docusaurus/`` keeps the config as JSON, environment variables and presets
+    applied; for a site of several locales, the default locale's), else as the config
+    file writes them."""
     locales = _locales(source)
     if locales is not None:
         default = locales.configs.get(locales.default, {})
         found = site_url(default.get("url"), default.get("baseUrl"))
         if found:
-            return found
+            return found, (f".docusaurus/i18n.json (the build's record of {config.name}) "
+                           f"url {default.get('url')} and baseUrl {default.get('baseUrl')} "
+                           f"of the default locale")
     built = source / ".docusaurus" / "docusaurus.config.mjs"
     try:
         text = built.read_text("utf-8")
         resolved = json.loads(text[text.index("{"): text.rindex("}") + 1])
-        return site_url(resolved.get("url"), resolved.get("baseUrl"))
+        return site_url(resolved.get("url"), resolved.get("baseUrl")), \
+            (f".docusaurus/docusaurus.config.mjs (the build's record of {config.name}) url "
+             f"{resolved.get('url')} and baseUrl {resolved.get('baseUrl')}")
     except (OSError, ValueError, AttributeError):
-        return site_url(assigned(config, "url"), assigned(config, "baseUrl"))
+        return site_url(assigned(config, "url"), assigned(config, "baseUrl")), \
+            f"{config.name} url and baseUrl (as written: no .docusaurus/ of a build to read)"
 
 
 def candidates(path: str, pages: str = "src/pages") -> list[str]:
