@@ -237,15 +237,17 @@ def test_mdbook_uncommitted_chapter_is_undated_with_its_reason(tmp_path):
 
 # --- Rspress 2, from npm ---------------------------------------------------------------------
 
-RSPRESS_CONFIG = """import path from 'node:path';
-import { defineConfig } from '@rspress/core';
+# the docs folder from a preset in a local package, by import.meta.dirname: no pattern
+# over the config could read it; Rspress' own loader does
+RSPRESS_CONFIG = """import { defineConfig } from '@rspress/core';
 import { pluginSitemap } from '@rspress/plugin-sitemap';
+import { docsIn } from './preset/index.mjs';
 
 const siteOrigin = 'https://kit.example.com/kit/';
 
 export default defineConfig({
-  root: path.join(__dirname, 'docs'),
-  base: '/kit/',
+  ...docsIn('site-docs'),
+  base: process.env.KIT_BASE,
   title: 'Kit',
   lang: 'en',
   locales: [{ lang: 'en', label: 'English' }, { lang: 'zh', label: 'Chinese' }],
@@ -254,25 +256,27 @@ export default defineConfig({
 });
 """
 RSPRESS_PAGES = {  # the URL Rspress lists -> (source, the Markdown it imports)
-    "": ("docs/en/index.md", ()),
-    "guide/": ("docs/en/guide/index.md", ()),
-    "guide/start": ("docs/en/guide/start.md", ()),
-    "guide/api-ref": ("docs/en/guide/api-ref.mdx", ("docs/en/fragments/shared.mdx",
-                                                    "docs/en/fragments/deeper.mdx")),
-    "zh/": ("docs/zh/index.md", ()),
-    "zh/guide/start": ("docs/zh/guide/start.mdx", ("docs/zh/fragments/note.mdx",)),
+    "": ("site-docs/en/index.md", ()),
+    "guide/": ("site-docs/en/guide/index.md", ()),
+    "guide/start": ("site-docs/en/guide/start.md", ()),
+    "guide/api-ref": ("site-docs/en/guide/api-ref.mdx", ("site-docs/en/fragments/shared.mdx",
+                                                    "site-docs/en/fragments/deeper.mdx")),
+    "zh/": ("site-docs/zh/index.md", ()),
+    "zh/guide/start": ("site-docs/zh/guide/start.mdx", ("site-docs/zh/fragments/note.mdx",)),
 }
 IMPORTING = {
-    "docs/en/guide/api-ref.mdx": "import Shared from '../fragments/shared.mdx';\n\n# API\n\n"
+    "site-docs/en/guide/api-ref.mdx": "import Shared from '../fragments/shared.mdx';\n\n# API\n\n"
                                  "<Shared />\n\n```mdx\nimport Not from './not-an-import.mdx';\n"
                                  "```\n",
-    "docs/en/fragments/shared.mdx": "import Deeper from './deeper.mdx';\n\nShared.\n\n<Deeper />\n",
-    "docs/en/fragments/deeper.mdx": "Deeper.\n",
-    "docs/zh/guide/start.mdx": "import Note from '@zh/fragments/note.mdx';\n\n# Start\n\n"
+    "site-docs/en/fragments/shared.mdx": "import Deeper from './deeper.mdx';\n\nShared.\n\n"
+                                         "<Deeper />\n",
+    "site-docs/en/fragments/deeper.mdx": "Deeper.\n",
+    "site-docs/zh/guide/start.mdx": "import Note from '@zh/fragments/note.mdx';\n\n# Start\n\n"
                                "<Note />\n",
-    "docs/zh/fragments/note.mdx": "Note.\n",
+    "site-docs/zh/fragments/note.mdx": "Note.\n",
     "tsconfig.json": '{\n  // as TypeScript reads it, with comments\n  "compilerOptions": {\n'
-                     '    "paths": {"@zh/*": ["./docs/zh/*"], "@en/*": ["./docs/en/*"],},\n'
+                     '    "paths": {"@zh/*": ["./site-docs/zh/*"],\n'
+                     '              "@en/*": ["./site-docs/en/*"],},\n'
                      '    "jsx": "react-jsx"\n  }\n}\n',
 }
 
@@ -284,7 +288,7 @@ def rspress_modules(tmp_path_factory) -> Path:
 
 
 def test_rspress_pages_by_its_site_data_locales_and_its_sitemap_replaced(
-        tmp_path, rspress_modules):
+        tmp_path, rspress_modules, monkeypatch):
     """Each page dated by the source Rspress' site data names (a renamed page by its
     new file's history) and the Markdown it imports (relative and tsconfig aliases,
     not an import shown in a code block), at the URL Rspress' sitemap lists it,
@@ -292,17 +296,20 @@ def test_rspress_pages_by_its_site_data_locales_and_its_sitemap_replaced(
     repo = Repo(tmp_path / "kit")
     (repo.root / "node_modules").symlink_to(rspress_modules)
     files = {"rspress.config.ts": RSPRESS_CONFIG, ".gitignore": "node_modules\ndoc_build\n",
-             "docs/en/guide/_meta.json": '["start", "api-ref"]\n',
-             "docs/en/guide/old-name.md": "# Start\n\nFirst.\n", **IMPORTING}
+             "preset/index.mjs": "import path from 'node:path';\nexport const docsIn = (dir) "
+                                 "=> ({ root: path.join(import.meta.dirname, '..', dir) });\n",
+             "site-docs/en/guide/_meta.json": '["start", "api-ref"]\n',
+             "site-docs/en/guide/old-name.md": "# Start\n\nFirst.\n", **IMPORTING}
     for url, (source, _) in RSPRESS_PAGES.items():
         files.setdefault(source, f"# {url or 'Home'}\n\nText.\n")
-    del files["docs/en/guide/start.md"]
+    del files["site-docs/en/guide/start.md"]
     repo.commit(DATES[0], files)
-    repo.git("mv", "docs/en/guide/old-name.md", "docs/en/guide/start.md")
-    repo.commit(DATES[1], {"docs/en/guide/api-ref.mdx": IMPORTING["docs/en/guide/api-ref.mdx"]
-                           + "\nChanged.\n"})
-    repo.commit(DATES[2], {"docs/zh/fragments/note.mdx": "Note, translated.\n"})
-    repo.commit(DATES[3], {"docs/en/fragments/deeper.mdx": "Deeper, changed.\n"})
+    repo.git("mv", "site-docs/en/guide/old-name.md", "site-docs/en/guide/start.md")
+    api = "site-docs/en/guide/api-ref.mdx"
+    repo.commit(DATES[1], {api: IMPORTING[api] + "\nChanged.\n"})
+    repo.commit(DATES[2], {"site-docs/zh/fragments/note.mdx": "Note, translated.\n"})
+    repo.commit(DATES[3], {"site-docs/en/fragments/deeper.mdx": "Deeper, changed.\n"})
+    monkeypatch.setenv("KIT_BASE", "/kit/")  # the build's and sitemapkit's environment
     run(repo.root / "node_modules/.bin/rspress", "build", cwd=repo.root)
     out = repo.root / "doc_build"
     theirs = sitemap_locs(out)
@@ -322,6 +329,7 @@ def test_rspress_pages_by_its_site_data_locales_and_its_sitemap_replaced(
     assert "replaced Rspress' sitemap.xml" in err and "by the generator's own records" in err
     assert "could not be resolved" not in err, err
     assert sorted(p.name for p in out.glob("sitemap*")) == ["sitemap.xml", "sitemap.xml.gz"]
+    assert "warning:" not in err and "as written" not in err, err  # Rspress was asked
 
 
 # --- Antora 3, from npm: two content repositories, two versions on two branches --------------

@@ -1,5 +1,7 @@
 """Rspress 2: its config is ``rspress.config.*`` in the project (``root``: the docs
-folder, ``docs`` by default; ``base``; ``siteOrigin``). The build writes its site
+folder, ``docs`` by default; ``base``; ``siteOrigin``), loaded by Rspress' own
+``loadConfigFile`` (presets, ``import.meta.dirname``, ``process.env`` count; read as
+written only where it cannot be asked, with a warning). The build writes its site
 data into the client bundle (``static/js/*.js``): every page's ``routePath`` (its URL
 under ``base``, after ``_meta.json``, locales, versions and ``route`` options) and
 ``_relativePath`` (its source under ``root``): the generator's own record of each
@@ -16,6 +18,7 @@ from functools import partial
 from pathlib import Path
 
 from .family import Built, Known, Layout, assigned, site_url, url_key
+from .jsconfig import load, read_as_written
 
 CONFIGS = ("rspress.config.ts", "rspress.config.mts", "rspress.config.js",
            "rspress.config.mjs", "rspress.config.cts", "rspress.config.cjs")
@@ -33,19 +36,29 @@ def detect(source: Path, generator: str) -> Layout | None:
     if config is None:
         return None
     text = config.read_text("utf-8", errors="replace")
-    named = _ROOT.search(text)
-    content = source / (named[2] if named else assigned(config, "root") or "docs")
-    base = _value(text, "base") or "/"
-    given = site_url(_value(text, "siteUrl"))
-    origin = _value(text, "siteOrigin")
+    given = site_url(_value(text, "siteUrl"))  # pluginSitemap's option: kept in its closure
+    asked = load("Rspress", "rspress/config.mjs", config, str(config.resolve()),
+                 str(source.resolve()))
+    said = ""
+    if isinstance(asked, dict):
+        content = Path(asked["root"])
+        base, origin = asked["base"], asked["siteOrigin"]
+        content_from = f"{config.name} root (as Rspress loads it)"
+    else:
+        named = _ROOT.search(text)
+        content = source / (named[2] if named else assigned(config, "root") or "docs")
+        base, origin = _value(text, "base") or "/", _value(text, "siteOrigin")
+        content_from = f"{config.name} root" if named or assigned(config, "root") \
+            else f"{config.name} (no root read there: docs/, Rspress' default)"
+        said = read_as_written("Rspress", config, asked, "root, base and siteOrigin")
     imports = Imports(source, content)
     return Layout("Rspress", content, known=partial(site_data, content=content,
-                                                    imports=imports),
-                  content_from=f"{config.name} root" if named or assigned(config, "root")
-                  else f"{config.name} (no root read there: docs/, Rspress' default)",
+                                                    imports=imports, said=said),
+                  content_from=content_from,
                   base_url=given or site_url(origin, base),
-                  base_from=f"{config.name} " + ("pluginSitemap's siteUrl" if given else
-                                                 "siteOrigin and base"),
+                  base_from=f"{config.name} " + (
+                      f"pluginSitemap's siteUrl {given}" if given else
+                      f"siteOrigin {origin} and base {base}"),
                   base_missing="--base-url with the site's URL (or set siteOrigin in "
                   f"{config.name})")
 
@@ -68,10 +81,13 @@ def _unescape(raw: bytes) -> str:
         .replace("\\\\", "\\")
 
 
-def site_data(built: Built, content: Path, imports: Imports | None = None
+def site_data(built: Built, content: Path, imports: Imports | None = None, said: str = ""
               ) -> dict[str, list[Known]]:
     """URL key of each page's built file -> the source its site data names, with the
-    Markdown it imports (MDX fragments)."""
+    Markdown it imports (MDX fragments); ``said``: why the config was read as written,
+    a warning."""
+    if said:
+        built.warnings.append(said)
     found: dict[str, list[Known]] = {}
     for bundle in sorted((built.out / "static" / "js").rglob("*.js")):
         try:

@@ -13,20 +13,12 @@ file as written, and that is a warning."""
 
 from __future__ import annotations
 
-import functools
-import json
 import re
-import shutil
-import subprocess
 from functools import partial
 from pathlib import Path
-from typing import Any
 
-from ...errors import ConfigError
 from .family import Built, Known, Layout, assigned, join, site_url, stem, url_key
-
-SCRIPT = Path(__file__).resolve().parents[2] / "data" / "vitepress" / "config.mjs"
-ASK_SECONDS = 60  # loading a config (and what it imports) with VitePress' own loader
+from .jsconfig import load, read_as_written
 
 CONFIGS = ("config.mts", "config.ts", "config.mjs", "config.js", "config.cts", "config.cjs")
 _PAGE_DATA = re.compile(rb'"relativePath":"((?:[^"\\]|\\.)*)","filePath":"((?:[^"\\]|\\.)*)"')
@@ -39,7 +31,7 @@ def detect(source: Path, generator: str) -> Layout | None:
                        if (root / ".vitepress" / n).is_file()), None)
         if config is None:
             continue
-        asked = ask(root, config)
+        asked = load("VitePress", "vitepress/config.mjs", config, str(root.resolve()))
         if isinstance(asked, dict):
             content = Path(asked["srcDir"])
             hostname = asked["hostname"]
@@ -57,9 +49,8 @@ def detect(source: Path, generator: str) -> Layout | None:
         content = root / (assigned(config, "srcDir") or ".")
         text = config.read_text("utf-8", errors="replace")
         hostname = _value(text, "hostname")
-        said = f"VitePress could not be asked for its config ({asked}): srcDir, base, " \
-            f"cleanUrls and sitemap.hostname are read from {config.name} as written, " \
-            "which misses presets, imports and environment variables"
+        said = read_as_written("VitePress", config, asked,
+                               "srcDir, base, cleanUrls and sitemap.hostname")
         return Layout("VitePress", content, candidates,
                       known=partial(page_data, content=content, said=said),
                       content_from=f"{config.name} srcDir",
@@ -68,45 +59,6 @@ def detect(source: Path, generator: str) -> Layout | None:
                       clean_urls=_CLEAN.search(text) is not None,
                       base_unset="" if hostname else _unset(text, config.name))
     return None
-
-
-def ask(root: Path, config: Path) -> dict[str, Any] | str:
-    """The config's values as VitePress resolves them, or why it could not be asked.
-    A config that throws is an error naming it: the build would have failed too."""
-    try:
-        stamp = config.stat().st_mtime
-    except OSError:
-        stamp = 0.0
-    return _ask(str(root.resolve()), str(config), stamp)
-
-
-@functools.cache
-def _ask(root: str, config: str, stamp: float) -> dict[str, Any] | str:
-    node = shutil.which("node")
-    if node is None:
-        return "no node on PATH to load it with"
-    try:
-        done = subprocess.run([node, str(SCRIPT), root], cwd=root, capture_output=True,
-                              timeout=ASK_SECONDS, check=False)
-    except subprocess.TimeoutExpired:
-        return f"loading it took over {ASK_SECONDS} s"
-    except OSError as exc:
-        return f"node could not be run ({exc})"
-    answer: dict[str, Any] = {}
-    for line in done.stdout.decode("utf-8", "replace").splitlines():
-        try:
-            answer = json.loads(line)
-        except ValueError:
-            continue
-    if "error" in answer:
-        raise ConfigError(f"VitePress could not load {config}: {answer['error']}; nothing "
-                          "was written (the build fails on it too)")
-    if "missing" in answer:
-        return f"VitePress is not installed where {root} finds its packages"
-    if "srcDir" not in answer:
-        words = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        return f"node failed ({words[-1] if words else done.returncode})"
-    return answer
 
 
 def _value(text: str, key: str) -> str | None:
