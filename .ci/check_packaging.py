@@ -58,7 +58,8 @@ def main() -> None:
             any("_urlset_c" in n and n.endswith((".so", ".pyd")) for n in hot), hot
         for data in ("sitemapkit/data/antora/pages.cjs", "sitemapkit/data/hugo/hugo.toml",
                      "sitemapkit/data/vitepress/config.mjs",
-                     "sitemapkit/data/rspress/config.mjs"):
+                     "sitemapkit/data/rspress/config.mjs", "sitemapkit/data/astro/config.mjs",
+                     "sitemapkit/data/hugo-members/config.toml"):
             assert data in inside, f"wheel lacks {data}"  # what site runs the generators with
         print("ok: wheel from sdist has the extension:", wheel.name)
         venv = t / "venv"

@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from datetime import datetime
 from pathlib import Path
 
@@ -745,11 +746,11 @@ def test_a_parents_language_folder_config_is_not_the_project_of_this_output(tmp_
     assert "de/mkdocs.yml" not in done.stderr and "a folder above the output" not in \
         done.stderr, done.stderr
     check_dates(deploy, repo.root, {"": "docs/index.md", "guide/": "docs/guide.md"})
-    (deploy / "de").mkdir()  # with the language in the output, the parent's config is one
-    (deploy / "de/index.html").write_text(
+    (deploy / "de").mkdir()  # the language in the output: the output is in no repository,
+    (deploy / "de/index.html").write_text(  # so a parent's language config is still none
         "<!DOCTYPE html><html><head><title>t</title></head></html>")
     from sitemapkit.sources.built import find_project
-    assert find_project(deploy, repo.root).folder == tmp_path
+    assert find_project(deploy, repo.root).folder == repo.root
 
 
 def without_hugo(tmp_path: Path) -> tuple[Path, dict[str, str]]:
@@ -805,3 +806,49 @@ def test_hugo_off_path_a_section_over_a_file_it_cannot_map_is_undated_not_too_ol
                                                                    BASE).urls}
     newest_file = reference_date(repo.root, "content/docs/usage & more.md")
     assert got["docs/"] == got[""] == got["docs/usage--more/"] == newest_file, got
+
+
+GLOSSARY = ("---\ntitle: Glossary\ncascade:\n  - build:\n      render: never\n      list: local\n"
+            "    target:\n      kind: page\n---\nAll terms.\n")
+
+
+def test_hugo_a_section_of_never_rendered_pages_is_as_new_as_they_are(tmp_path):
+    """A glossary section whose entries are never rendered on their own (``cascade:
+    build: {render: never, list: local}``), shown on its page: Hugo is asked which
+    pages it lists (one run with a template of ours, nothing rendered), so the section
+    and the home page are as new as the newest entry, not as old as ``_index.md``.
+    With Hugo nowhere to be found, they go out undated, with a warning naming an
+    entry."""
+    repo = Repo(tmp_path / "h")
+    layouts = {**HUGO_LAYOUTS, "layouts/list.html": '{{ define "main" }}{{ range .Pages }}'
+               '<p>{{ .Title }}: {{ .Content }}</p>{{ end }}{{ end }}'}
+    repo.commit("2024-01-10T09:00:00+01:00", {
+        "hugo.toml": f'baseURL = "{BASE}"\ntitle = "T"\ndisableKinds = ["RSS", "taxonomy", '
+                     '"term"]\n', ".gitignore": "public/\n.hugo_build.lock\n.cache/\n",
+        **layouts, "content/_index.md": "---\ntitle: Home\n---\nHi\n",
+        "content/guide.md": "---\ntitle: Guide\n---\nG\n",
+        "content/glossary/_index.md": GLOSSARY,
+        "content/glossary/alpha.md": "---\ntitle: Alpha\n---\nA\n"})
+    repo.commit("2024-06-01T12:00:00+02:00",
+                {"content/glossary/beta.md": "---\ntitle: Beta\n---\nB\n"})
+    run(BIN / "hugo", cwd=repo.root)
+    out = repo.root / "public"
+    assert not (out / "glossary/beta").exists() and \
+        "Beta: <p>B</p>" in (out / "glossary/index.html").read_text()
+    done = run(sys.executable, "-m", "sitemapkit", "site", "public", "--validate", "strict",
+               cwd=repo.root)
+    got = {u.loc.removeprefix(BASE): u.lastmod for u in read_set(out, BASE).urls}
+    beta = reference_date(repo.root, "content/glossary/beta.md")
+    assert got["glossary/"] == got[""] == beta, (got, done.stderr)  # not 2024-01-10
+    assert "2 content files Hugo lists but renders no page of (build.render: never) date " \
+        "the 2 list pages that list them, as Hugo gives them" in done.stderr, done.stderr
+    assert not list(Path(tempfile.gettempdir()).glob("sitemapkit-hugo-*"))  # removed
+    run(BIN / "hugo", cwd=repo.root)
+    python, env = without_hugo(tmp_path)
+    done = subprocess.run([str(python), "-m", "sitemapkit", "site", "public"], cwd=repo.root,
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    got = {u.loc.removeprefix(BASE): u.lastmod for u in read_set(out, BASE).urls}
+    assert got["glossary/"] is None and got[""] is None, got
+    assert "warning: 2 list pages without lastmod, e.g. /: it may list content/glossary/" \
+        in done.stderr, done.stderr

@@ -86,8 +86,11 @@ def find_project(out: Path, here: Path) -> Project:
     here = here.resolve()
     order = [*above, here, *(here / name for name in USUAL_FOLDERS)]
     mark = _generator_mark(start)
+    # outside a repository, a folder above the output is a project only by a config of
+    # its own: language-folder configs there (a sibling's ``x/de/mkdocs.yml``) are not
     layouts = {folder: layout for folder in dict.fromkeys(order) if folder.is_dir() and
-               (layout := detect(folder, mark)) is not None and _fits(layout, start)}
+               (layout := detect(folder, mark)) is not None and _fits(layout, start) and
+               not (layout.language_folders and top is None and folder in above)}
     # a config whose generator the output's pages name comes first (a Hugo build beside
     # an unrelated mkdocs.yml)
     found = sorted(layouts, key=lambda f: (

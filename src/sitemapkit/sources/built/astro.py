@@ -3,7 +3,10 @@ comes from the docs collection (``src/content/docs/X.md``, ``.mdx``, ``.mdoc``, 
 ``X/index.*``) or from ``src/pages/X.astro`` (``.md``, ``.mdx``, ``X/index.*``).
 Starlight renders a page a locale has not translated from the default locale's
 source (``/de/components/`` from ``components.mdx``, its edit link says so): such a
-fallback page is that source's page, and is dated by it."""
+fallback page is that source's page, and is dated by it. ``site`` and ``base`` are
+asked of Astro itself (its config loader, run with Node from the project, in this
+run's environment); read from the file as written only where it cannot be asked,
+with a warning."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ from functools import partial
 from pathlib import Path
 
 from .family import LANGUAGE, Built, Known, Layout, assigned, join, site_url, stem
+from .jsconfig import load, read_as_written
 
 CONFIGS = ("astro.config.mjs", "astro.config.ts", "astro.config.mts", "astro.config.js",
            "astro.config.cjs")
@@ -23,8 +27,19 @@ def detect(source: Path, generator: str) -> Layout | None:
     config = next((source / name for name in CONFIGS if (source / name).is_file()), None)
     if config is None:
         return None
+    asked = load("Astro", "astro/config.mjs", config, str(source.resolve()))
+    if isinstance(asked, dict):
+        site, base = asked["site"], asked["base"]
+        return Layout("Astro", source, candidates, generated=("404.html",),
+                      known=partial(fallbacks, source),
+                      base_url=site_url(site, base),
+                      base_from=f"{config.name} site {site} and base {base}, as Astro "
+                                "resolves them",
+                      base_unset=f"{config.name} gives no site once Astro loads it (an "
+                                 "environment variable not set?)")
+    said = read_as_written("Astro", config, asked, "site and base")
     return Layout("Astro", source, candidates, generated=("404.html",),
-                  known=partial(fallbacks, source),
+                  known=partial(fallbacks, source, said=said),
                   base_url=site_url(assigned(config, "site"), assigned(config, "base")),
                   base_from=f"{config.name} site and base")
 
@@ -39,9 +54,12 @@ def candidates(path: str) -> list[str]:
     return found
 
 
-def fallbacks(source: Path, built: Built) -> dict[str, list[Known]]:
+def fallbacks(source: Path, built: Built, said: str = "") -> dict[str, list[Known]]:
     """Pages of a locale folder the docs collection has no source for, whose page in
-    the default locale has one: Starlight's fallbacks, by URL key."""
+    the default locale has one: Starlight's fallbacks, by URL key. ``said``: why the
+    config was read as written, a warning."""
+    if said:
+        built.warnings.append(said)
     docs = source / DOCS
     if not docs.is_dir():
         return {}

