@@ -267,6 +267,10 @@ def test_docusaurus_without_its_build_metadata_is_a_note(tmp_path):
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "no .docusaurus/ in" in done.stderr and "`docusaurus build` writes it" in done.stderr
+    # the config is code: read as written, only for want of the build's record, a warning
+    assert "warning: no build record of docusaurus.config.js in " in done.stderr and \
+        "url and baseUrl are read from docusaurus.config.js as written" in done.stderr, \
+        done.stderr
 
 
 def test_an_unreadable_generator_sitemap_is_a_warning_not_silence(tmp_path):

@@ -42,10 +42,19 @@ def detect(source: Path, generator: str) -> Layout | None:
     if config is None:
         return None
     base_url, base_from = _base_url(source, config)
+    said = f"no build record of {config.name} in {source / '.docusaurus'} (`docusaurus " \
+        f"build` writes it): url and baseUrl are read from {config.name} as written, which " \
+        "misses presets, imports and environment variables" if "as written" in base_from \
+        else ""
+
+    def known(built: Built) -> dict[str, list[Known]]:
+        if said:
+            built.warnings.append(said)
+        return _all_locales(source, built, route_metadata(source, built.base_path,
+                                                          built.notes, built.declared))
+
     return Layout("Docusaurus", source, partial(_page_candidates, source, _locales(source)),
-                  known=lambda built: _all_locales(
-                      source, built, route_metadata(source, built.base_path, built.notes,
-                                                    built.declared)),
+                  known=known,
                   made_lists=lambda built: _lists_of_all_locales(
                       source, built, list_routes(source, built.base_path, built.keys)),
                   base_url=base_url, base_from=base_from,
