@@ -730,6 +730,7 @@ def test_a_parents_language_folder_config_is_not_the_project_of_this_output(tmp_
     """A ``de/mkdocs.yml`` in a folder above the output is a language config only when
     the output holds ``de/``: here it does not, so the current folder's own config is
     the project, and every page is dated from it."""
+    tmp_path = tmp_path / "w"  # one level down: the folder of every test's tmp_path stays clean
     (tmp_path / "de/docs/guide").mkdir(parents=True)  # pages of the same names, even
     (tmp_path / "de/mkdocs.yml").write_text("site_name: D\ndocs_dir: docs\n")
     (tmp_path / "de/docs/index.md").write_text("# Start\n")
