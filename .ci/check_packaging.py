@@ -56,7 +56,8 @@ def main() -> None:
         hot = [n for n in inside if n.startswith("sitemapkit/_urlset/")]
         assert any(n.endswith("_urlset_c.pyi") for n in hot) and \
             any("_urlset_c" in n and n.endswith((".so", ".pyd")) for n in hot), hot
-        for data in ("sitemapkit/data/antora/pages.cjs", "sitemapkit/data/hugo/hugo.toml",
+        for data in ("sitemapkit/data/antora/pages.cjs", "sitemapkit/data/eleventy/pages.mjs",
+                     "sitemapkit/data/hugo/hugo.toml",
                      "sitemapkit/data/vitepress/config.mjs",
                      "sitemapkit/data/rspress/config.mjs", "sitemapkit/data/astro/config.mjs",
                      "sitemapkit/data/hugo-members/config.toml"):

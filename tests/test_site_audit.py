@@ -100,3 +100,36 @@ def test_no_url_the_generator_listed_is_lost_without_a_row_and_a_warning(site):
             assert key in left, (url, rows, outcome.infos)  # named, with its reason
             if left[key]["reason"] not in SIGNALS:
                 assert outcome.warnings, (url, left[key], outcome.infos)
+
+
+def test_a_file_the_generator_listed_that_is_no_page_is_named_not_lost(tmp_path):
+    """The generator's sitemap lists its feed (Eleventy's starter does): the file is in
+    the output, so its row says what it is, and only a URL with nothing behind it is a
+    loss worth a warning."""
+    out = tmp_path / "out"
+    (out / "feed").mkdir(parents=True)
+    (out / "a.html").write_text("<!DOCTYPE html><html><head></head><body>a</body></html>")
+    (out / "feed" / "feed.xml").write_text("<feed/>")
+    listed = ["a.html", "feed/feed.xml"]
+
+    def run(extra: list[str]) -> tuple[list[dict[str, str]], list[str]]:
+        (out / "sitemap.xml").write_text(
+            '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/'
+            'schemas/sitemap/0.9">' + "".join(f"<url><loc>{BASE}{u}</loc></url>"
+                                              for u in listed + extra) + "</urlset>\n")
+        report = tmp_path / "r.jsonl"
+        outcome = site_sitemaps(out, BASE, report=str(report), robots_txt=False)
+        return [json.loads(line) for line in report.read_text().splitlines()], \
+            list(outcome.warnings)
+
+    rows, warnings = run([])
+    assert [(r["url"], r["reason"], r["page"]) for r in rows if r["change"] == "left out"] == [
+        (f"{BASE}feed/feed.xml", "a file of the output that is no HTML page (a feed, a "
+         "download)", "feed/feed.xml")]
+    assert warnings == []
+    rows, warnings = run(["gone.html", "feed/"])
+    assert {r["url"]: r["reason"] for r in rows if r["change"] == "left out"} == {
+        f"{BASE}feed/feed.xml": "a file of the output that is no HTML page (a feed, a download)",
+        f"{BASE}gone.html": "no page in the output at this URL",
+        f"{BASE}feed/": "no page in the output at this URL"}
+    assert len(warnings) == 1 and "2 no page in the output at this URL" in warnings[0]

@@ -48,13 +48,17 @@ def _compare(run: Run, rows: list[PageRow], dated: Dated, dates: GitDates,
     every page left out and every URL without lastmod, each with its reason, on every
     run."""
     old = run.old
-    undated = set() if old is None or old.ours or not old.dated else \
-        {row.loc for row, date in zip(rows, dated.dates, strict=True)
-         if run.values["lastmod"] == "none" or date is None}  # asked only when it gave dates
+    reasons = _undated_reasons(rows, dated.dates, dates, run.values["lastmod"])
+    # URL -> why it goes out undated; asked only when the generator's sitemap gave dates
+    undated = {} if old is None or old.ours or not old.dated else \
+        {row.loc: "lastmod: none was asked for" if run.values["lastmod"] == "none" else
+         reasons[row.loc][1] for row, date in zip(rows, dated.dates, strict=True)
+         if run.values["lastmod"] == "none" or date is None}
     path = None if run.settings.dry_run else run.values["report"]  # a dry run writes none
     assert run.found is not None
     notes, warnings, report.rows = _floor(old, rows, undated, run.found, run.base,
-                                          run.unlisted, run.generator, path, run.kept)
+                                          run.unlisted, run.generator, path, run.kept,
+                                          run.out)
     report.note(Stage.FLOOR, *notes)
     report.warn(Stage.FLOOR, *warnings, *_dates_lost_since(old, rows, dated, dates,
                                                            run.values["lastmod"]))
@@ -63,7 +67,6 @@ def _compare(run: Run, rows: list[PageRow], dated: Dated, dates: GitDates,
         # a page the comparison named (left out at the generator's URL for it) is not
         # named again at its file's URL ("X" and "X.html" are one page)
         pages = {d.page for d in report.rows if d.page and d.change == "left out"}
-        reasons = _undated_reasons(rows, dated.dates, dates, run.values["lastmod"])
         report.rows += [d for d in without_floor(run.found, run.unlisted, reasons)
                         if d.url not in said
                         and not (d.change == NOT_LISTED and d.page in pages)]
@@ -209,9 +212,10 @@ def _unsourced_kinds(rows: list[PageRow], dated: list[Any], sources: Sources
     return kinds
 
 
-def _floor(old: OldSitemap | None, rows: list[PageRow], undated: set[str], found: Scan,
+def _floor(old: OldSitemap | None, rows: list[PageRow], undated: dict[str, str], found: Scan,
            base: str, unlisted: dict[str, tuple[str, str]], generator: str,
-           report: str | None, kept: set[str]) -> tuple[list[str], list[str], list[Difference]]:
+           report: str | None, kept: set[str], out: Path
+           ) -> tuple[list[str], list[str], list[Difference]]:
     """The generator's sitemaps against what was written (nothing to compare with
     when there is none, or it is ours from an earlier run): (notes, warnings, the
     differences, for the report)."""
@@ -225,6 +229,6 @@ def _floor(old: OldSitemap | None, rows: list[PageRow], undated: set[str], found
     if old is None or old.ours or not old.locs or old.elsewhere:
         return odd, unread, []
     listed = {row.loc: row.label for row in rows}
-    found_differences = differences(old, listed, found, base, unlisted, undated, kept)
+    found_differences = differences(old, listed, found, base, unlisted, undated, kept, out)
     notes, warnings = summary(found_differences, old, generator, len(listed), report)
     return odd + notes, unread + warnings, found_differences

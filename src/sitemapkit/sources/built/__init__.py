@@ -18,6 +18,7 @@ from . import (
     antora,
     astro,
     docusaurus,
+    eleventy,
     hugo,
     jekyll,
     mdbook,
@@ -36,7 +37,7 @@ from .scan import Scan
 FAMILIES: tuple[Callable[[Path, str], Layout | None], ...] = (
     mkdocs.detect, docusaurus.detect, hugo.detect, sphinx.detect, jekyll.detect,
     pelican.detect, vitepress.detect, astro.detect, mdbook.detect, rspress.detect,
-    antora.detect)
+    antora.detect, eleventy.detect)
 
 
 def detect(source: Path, generator: str = "") -> Layout | None:
@@ -109,7 +110,8 @@ def find_project(out: Path, here: Path) -> Project:
 
 # every file name a family's ``detect`` looks for: the tracked configs worth asking
 CONFIG_FILES = frozenset((*mkdocs.CONFIGS, *hugo.CONFIG_NAMES, *docusaurus.CONFIGS,
-                          *astro.CONFIGS, *rspress.CONFIGS, "book.toml", "conf.py",
+                          *astro.CONFIGS, *rspress.CONFIGS, *eleventy.CONFIGS,
+                          "book.toml", "conf.py",
                           "_config.yml", "pelicanconf.py", "antora-playbook.yml"))
 SAMPLE_PAGES = 40  # output pages a candidate project's content folder is held against
 

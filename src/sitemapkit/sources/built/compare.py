@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Collection
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from urllib.parse import unquote
 
 from ..._display import count
 from ...errors import OutputError
@@ -18,6 +19,9 @@ from .floor import OldSitemap
 from .scan import SINGULAR, UNREAD, Scan
 
 NOT_IN_OUTPUT = "no page in the output at this URL"
+# a file the generator's sitemap lists that the output holds but that is no HTML page
+# (Eleventy's starter lists its feed.xml): sitemapkit lists pages, and says so
+NOT_A_PAGE = "a file of the output that is no HTML page (a feed, a download)"
 EXCLUDED = "excluded (exclude)"
 UNSOURCED = "no source file (drop_unsourced)"
 OTHER_BASE = "outside the base URL"
@@ -40,12 +44,13 @@ KEPT = "listed by keep_unlisted; the generator's config leaves it out of its sit
 
 
 def differences(old: OldSitemap, listed: dict[str, str], found: Scan, base: str,
-                unlisted: dict[str, tuple[str, str]], undated: set[str],
-                kept: Collection[str] = ()) -> list[Difference]:
+                unlisted: dict[str, tuple[str, str]], undated: dict[str, str],
+                kept: Collection[str] = (), out: Path | None = None) -> list[Difference]:
     """``listed``: URL -> output path of each page written; ``unlisted``: page URL ->
     (output path, reason) for pages the scan kept that the options left out
-    (``exclude``, ``drop_unsourced``); ``undated``: URLs written without lastmod;
-    ``kept``: URLs listed by ``keep_unlisted`` that the generator built and left out."""
+    (``exclude``, ``drop_unsourced``); ``undated``: URL written without lastmod -> why;
+    ``kept``: URLs listed by ``keep_unlisted`` that the generator built and left out;
+    ``out``: the output folder, where a listed URL with no page may be another file."""
     unmatched = [loc for loc in old.locs if loc not in listed]  # exact first: the usual case
     ours = {page_identity(url) for url in listed} if unmatched else set()
     why = {page_identity(item.url): (item.path, item.reason, item.detail) for item in found.left}
@@ -60,6 +65,8 @@ def differences(old: OldSitemap, listed: dict[str, str], found: Scan, base: str,
             key = page_identity(loc + ".html")
         path, reason, detail = why.get(key, ("", OTHER_BASE if not loc.startswith(base)
                                              else NOT_IN_OUTPUT, ""))
+        if reason == NOT_IN_OUTPUT and out is not None and (file := _other_file(loc, base, out)):
+            path, reason = file, NOT_A_PAGE
         result.append(Difference(loc, "left out", reason, path, detail))
     theirs: dict[object, bool] | None = None
     for url, path in listed.items():
@@ -71,9 +78,20 @@ def differences(old: OldSitemap, listed: dict[str, str], found: Scan, base: str,
             result.append(Difference(url, "added", KEPT if url in kept else
                                      "not in the generator's sitemap", path))
         elif dated and url in undated:
-            result.append(Difference(url, "undated", "no source file found, so no lastmod; "
-                                     "the generator's sitemap gave one", path))
+            result.append(Difference(url, "undated", f"{undated[url] or NO_SOURCE}"
+                                     f"{FLOOR_DATED}", path))
     return result
+
+
+FLOOR_DATED = "; the generator's sitemap gave one"
+
+
+def _other_file(loc: str, base: str, out: Path) -> str:
+    """The output file at ``loc`` when it is one and no HTML page, else ""."""
+    relative = unquote(loc[len(base):].split("?", 1)[0].split("#", 1)[0])
+    if not relative or relative.endswith((".html", ".htm", "/")) or ".." in relative.split("/"):
+        return ""
+    return relative if (out / relative).is_file() else ""
 
 
 NO_SOURCE = "no source file found, so no lastmod"
@@ -112,7 +130,8 @@ def summary(found: list[Difference], old: OldSitemap, generator: str, listed: in
                           for reason, n in by_reason.most_common())
         text = f"{len(left):,} of the {len(old.locs):,} URLs {owner} {old.name} listed are left " \
                f"out: {parts}{where}"
-        worse = [d for d in left if d.reason not in SIGNALS and d.reason != EXCLUDED]
+        worse = [d for d in left if d.reason not in SIGNALS and
+                 d.reason not in (EXCLUDED, NOT_A_PAGE)]
         (warnings if worse else notes).append(text)
     if added:
         verb = "is" if len(added) == 1 else "are"
@@ -122,10 +141,11 @@ def summary(found: list[Difference], old: OldSitemap, generator: str, listed: in
                         f"them){where}")
     undated = [d for d in found if d.change == "undated"]
     if undated:
+        why = undated[0].reason.removesuffix(FLOOR_DATED)
+        fix = " (give --source, or --map)" if why == NO_SOURCE else ""
         warnings.append(f"{count(len(undated), 'URL')} that {owner} {old.name} gave a lastmod "
                         f"{'goes' if len(undated) == 1 else 'go'} out without one, e.g. "
-                        f"{undated[0].page}: no source file was found "
-                        f"for them (give --source, or --map){where}")
+                        f"{undated[0].page}: {why}{fix}{where}")
     if listed < len(old.locs) and not warnings:
         notes.append(f"{listed:,} URLs written where {owner} {old.name} listed {len(old.locs):,}, "
                      "each left out for its page's own signal or your exclude")
