@@ -57,6 +57,7 @@ def main() -> None:
         assert any(n.endswith("_urlset_c.pyi") for n in hot) and \
             any("_urlset_c" in n and n.endswith((".so", ".pyd")) for n in hot), hot
         for data in ("sitemapkit/data/antora/pages.cjs", "sitemapkit/data/eleventy/pages.mjs",
+                     "sitemapkit/data/next/config.mjs",
                      "sitemapkit/data/hugo/hugo.toml",
                      "sitemapkit/data/vitepress/config.mjs",
                      "sitemapkit/data/rspress/config.mjs", "sitemapkit/data/astro/config.mjs",

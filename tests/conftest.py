@@ -20,7 +20,7 @@ BASE = "https://example.com/docs/"
 # parameter they have runs in the default leg: the pure leg (``--no-c-extensions``, after
 # a default run) may leave them out with ``-m "not heavy"``.
 HEAVY = frozenset({
-    "test_site_generators", "test_site_book_generators", "test_site_eleventy",
+    "test_site_generators", "test_site_book_generators", "test_site_eleventy", "test_site_nextjs",
     "test_site_versions", "test_site",
     "test_scaleout_dask", "test_scaleout_spark", "test_scaleout_s3", "test_key_collisions",
     "test_sphinx", "test_sphinx_parts", "test_mkdocs", "test_mkdocs_shapes",

@@ -8,21 +8,17 @@ generator built it from; the URL set is the generator's own (mdBook: the chapter
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from docs_projects import need, npm_modules
 from gitref import newest, reference_date
 from gitrepo import Repo
+from site_runs import site_here, written
 from sitemap_check import read_set
-from summaries import keep
-
-from sitemapkit.validate import ValidateOptions, validate
 
 DATES = ("2024-01-10T09:00:00+01:00", "2024-03-05T14:30:00-05:00", "2024-07-21T08:15:00+05:30",
          "2024-09-02T11:00:00+02:00")
@@ -36,22 +32,6 @@ def run(*args: object, cwd: Path, timeout: int = 600) -> str:
     return done.stdout + done.stderr
 
 
-def site_here(project: Path, out: str, *args: str, code: int = 0
-              ) -> tuple[str, list[dict[str, str]]]:
-    """``sitemapkit site OUT`` from the project's root, as the README writes it, with a
-    report and --validate strict: (its stderr, the report's rows)."""
-    report = project.parent / f"{project.name}-report.jsonl"
-    done = subprocess.run([sys.executable, "-m", "sitemapkit", "site", out, "--report",
-                           str(report), "--validate", "strict", *args], cwd=project,
-                          capture_output=True, text=True, timeout=600)
-    keep(done, project)
-    assert done.returncode == code, done.stdout + done.stderr
-    assert "Traceback" not in done.stderr
-    rows = [json.loads(line) for line in report.read_text().splitlines()] \
-        if report.exists() else []
-    return done.stderr, rows
-
-
 def sitemap_locs(out: Path) -> set[str]:
     """The locs of the generator's own sitemap set (an index's children too)."""
     found: set[str] = set()
@@ -63,13 +43,6 @@ def sitemap_locs(out: Path) -> set[str]:
 
 def sitemap_locs_of(path: Path) -> set[str]:
     return set(re.findall(r"<url>\s*<loc>\s*(.*?)\s*</loc>", path.read_text()))
-
-
-def written(out: Path, base: str) -> dict[str, str | None]:
-    got = {u.loc: u.lastmod for u in read_set(out, base).urls}
-    found = validate([out], ValidateOptions(base_url=base))
-    assert found.ok(), "\n".join(f.text() for f in found.findings)
-    return got
 
 
 

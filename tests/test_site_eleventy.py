@@ -12,17 +12,14 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from docs_projects import need, npm_modules
 from gitref import newest, reference_date
 from gitrepo import Repo
-from sitemap_check import read_set
-from summaries import keep
-
-from sitemapkit.validate import ValidateOptions, validate
+from site_runs import site_here as site_run
+from site_runs import written
 
 DATES = ("2024-01-10T09:00:00+01:00", "2024-03-05T14:30:00-05:00", "2024-07-21T08:15:00+05:30",
          "2024-09-02T11:00:00+02:00", "2024-10-11T16:45:00+00:00")
@@ -104,23 +101,7 @@ def eleventy_pages(repo: Repo, modules: Path) -> list[dict[str, str]]:
 
 
 def site_here(project: Path, *args: str, code: int = 0) -> tuple[str, list[dict[str, str]]]:
-    report = project.parent / f"{project.name}-report.jsonl"
-    done = subprocess.run([sys.executable, "-m", "sitemapkit", "site", "_site/", "--report",
-                           str(report), "--validate", "strict", *args], cwd=project,
-                          capture_output=True, text=True, timeout=600)
-    keep(done, project)
-    assert done.returncode == code, done.stdout + done.stderr
-    assert "Traceback" not in done.stderr
-    rows = [json.loads(line) for line in report.read_text().splitlines()] \
-        if report.exists() else []
-    return done.stderr, rows
-
-
-def written(out: Path, base: str) -> dict[str, str | None]:
-    got = {u.loc: u.lastmod for u in read_set(out, base).urls}
-    found = validate([out], ValidateOptions(base_url=base))
-    assert found.ok(), "\n".join(f.text() for f in found.findings)
-    return got
+    return site_run(project, "_site/", *args, code=code)
 
 
 def handbook(root: Path) -> Repo:

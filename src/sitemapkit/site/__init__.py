@@ -460,8 +460,8 @@ def _served_at(rows: list[PageRow], old: OldSitemap | None, layout: Layout | Non
             row = replace(row, loc=row.loc + "index.html")
             indexed += 1
         out.append(row)
-    why = f"{possessive(layout.family)} cleanUrls" if clean and layout else \
-        "the generator's sitemap"
+    why = (layout.clean_from or f"{possessive(layout.family)} cleanUrls") \
+        if clean and layout else "the generator's sitemap"
     said = [f"{count(moved, 'page')} listed without .html, as {why} serves them"] \
         if moved else []
     if indexed and layout is not None:

@@ -23,6 +23,7 @@ from . import (
     jekyll,
     mdbook,
     mkdocs,
+    nextjs,
     pelican,
     rspress,
     sphinx,
@@ -37,7 +38,7 @@ from .scan import Scan
 FAMILIES: tuple[Callable[[Path, str], Layout | None], ...] = (
     mkdocs.detect, docusaurus.detect, hugo.detect, sphinx.detect, jekyll.detect,
     pelican.detect, vitepress.detect, astro.detect, mdbook.detect, rspress.detect,
-    antora.detect, eleventy.detect)
+    antora.detect, eleventy.detect, nextjs.detect)
 
 
 def detect(source: Path, generator: str = "") -> Layout | None:
@@ -111,6 +112,7 @@ def find_project(out: Path, here: Path) -> Project:
 # every file name a family's ``detect`` looks for: the tracked configs worth asking
 CONFIG_FILES = frozenset((*mkdocs.CONFIGS, *hugo.CONFIG_NAMES, *docusaurus.CONFIGS,
                           *astro.CONFIGS, *rspress.CONFIGS, *eleventy.CONFIGS,
+                          *nextjs.CONFIGS,
                           "book.toml", "conf.py",
                           "_config.yml", "pelicanconf.py", "antora-playbook.yml"))
 SAMPLE_PAGES = 40  # output pages a candidate project's content folder is held against

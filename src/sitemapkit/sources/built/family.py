@@ -102,6 +102,7 @@ class Layout:
     lists: Callable[[str], bool] = _never
     made_lists: Callable[[Built], frozenset[str]] | None = None
     clean_urls: bool = False  # ``x.html`` is served and listed at ``…/x`` (VitePress)
+    clean_from: str = ""  # the setting that says so, where not "<family>'s cleanUrls"
     # ``X/index.html`` is what the generator's own navigation links (mdBook's README
     # chapters): listed so, not as ``X/`` (the site's root page stays ``/``)
     index_links: bool = False
