@@ -92,11 +92,11 @@ class Nextra:
 
     def known(self, built: Built) -> dict[str, list[Known]]:
         found: dict[str, list[Known]] = {}
-        prefix = [] if self.said.get("localeInLinks") else None
+        in_links = bool(self.said.get("localeInLinks"))  # the route carries it already
         for page in self.said.get("pages") or ():
             route = str(page.get("route") or "/")
             locale = str(page.get("locale") or "")
-            if locale and prefix is not None:  # Next's i18n routing: /<locale>/<route>
+            if locale and not in_links:  # Next's i18n routing: /<locale>/<route>
                 route = f"/{locale}{route}"
             key = url_key(exported(route, self.slash))
             if key not in built.keys or not page.get("file"):
