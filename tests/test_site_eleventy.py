@@ -164,6 +164,7 @@ def test_eleventy_what_cannot_be_dated_is_named_with_its_fix(tmp_path, eleventy_
     build(repo, eleventy_modules)
     err, _ = site_here(repo.root, code=2)
     assert "--base-url with the site's URL, its pathPrefix /docs/ included" in err
+    assert "the project's global data names no site URL" in err and "None" not in err
     err, rows = site_here(repo.root, "--base-url", BASE)
     got = written(repo.root / "_site", BASE)
     assert "cannot be told" in err and "warning:" not in err  # no sitemap of its own

@@ -43,8 +43,9 @@ def detect(source: Path, generator: str) -> Layout | None:
                   content_from="Eleventy's input directory (dir.input)",
                   base_url=site_url(url, prefix),
                   base_from=f"{settings.get('urlFrom')} and Eleventy's pathPrefix {prefix}",
+                  base_unset=f"the project's global data names no site URL ({URL_NAMES})",
                   base_missing="--base-url with the site's URL, its pathPrefix "
-                  f"{prefix} included (or name it as {URL_NAMES})")
+                  f"{prefix} included (or name it as url in _data/metadata.json)")
 
 
 def find_config(source: Path) -> Path | None:
