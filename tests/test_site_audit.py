@@ -133,3 +133,21 @@ def test_a_file_the_generator_listed_that_is_no_page_is_named_not_lost(tmp_path)
         f"{BASE}gone.html": "no page in the output at this URL",
         f"{BASE}feed/": "no page in the output at this URL"}
     assert len(warnings) == 1 and "2 no page in the output at this URL" in warnings[0]
+
+
+def test_a_base_url_outside_the_path_the_config_serves_pages_under_is_a_warning():
+    """Next's basePath or Eleventy's pathPrefix is in every URL the site serves: a
+    --base-url without it would list URLs the site does not serve."""
+    from sitemapkit.site import _under_url_path
+    from sitemapkit.sources.built.family import Layout
+
+    layout = Layout("Nextra", Path("."), url_path="/docs", url_path_from="basePath in x")
+    assert _under_url_path("https://example.org/docs/", layout) == []
+    assert _under_url_path("https://example.org/v2/docs/", layout) == []
+    assert _under_url_path("https://example.org/", layout) == [
+        "the base URL https://example.org/ does not end with /docs, under which basePath in "
+        "x serves every page: each URL would be one the site does not serve (pass --base-url "
+        "https://example.org/docs/)"]
+    assert _under_url_path("https://example.org/documents/", layout) != []
+    assert _under_url_path("https://example.org/", Layout("Hugo", Path("."))) == []
+    assert _under_url_path("https://example.org/", None) == []

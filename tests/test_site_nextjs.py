@@ -130,6 +130,10 @@ def test_nextra_every_route_dated_by_its_file_where_next_serves_it(tmp_path, nex
 
     err, _ = site_here(repo.root, "out/", code=2)
     assert "--base-url with the site's URL, its basePath /docs included" in err
+    err, _ = site_here(repo.root, "out/", "--base-url", "https://handbook.example.org/", code=1)
+    assert "the base URL https://handbook.example.org/ does not end with /docs, under which " \
+        "basePath in next.config.mjs serves every page" in err
+    assert not (repo.root / "out/sitemap.xml").exists()  # strict: nothing written
     err, rows = site_here(repo.root, "out/", "--base-url", base)
     got = written(repo.root / "out", base)
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import unquote, urlsplit
 
 from .._display import count
 from ..errors import ConfigError
@@ -214,6 +214,7 @@ def _read_output(run: Run, base_url: str | None, version_root: str | None,
     run.generator = layout.family if layout else \
         GENERATOR_NAMES.get(generator_meta(found), "the generator")
     _confirmed(run, whence, report)
+    report.warn(Stage.OUTPUT, *_under_url_path(base, layout))
     # before the scan's notes: it takes the pages whose canonical names another version
     unversioned = version_canonicals(found, version_root) if version_root else 0
     back = unknown_canonicals(found, base, lambda url: _in_output(url, base, out))
@@ -238,6 +239,19 @@ def _read_output(run: Run, base_url: str | None, version_root: str | None,
     run.pages = [p for p in found.pages if not run.rules.excluded(p.path)]
     run.unlisted.update({p.url: (p.path, EXCLUDED) for p in found.pages
                          if run.rules.excluded(p.path)})
+
+
+def _under_url_path(base: str, layout: Layout | None) -> list[str]:
+    """A base URL whose path does not end with the path the config serves every page
+    under (``basePath: '/docs'``): each loc would name a URL the site does not serve."""
+    if layout is None or not layout.url_path.strip("/"):
+        return []
+    wanted = "/" + layout.url_path.strip("/")
+    if urlsplit(base).path.rstrip("/").endswith(wanted):
+        return []
+    return [f"the base URL {base} does not end with {wanted}, under which "
+            f"{layout.url_path_from} serves every page: each URL would be one the site does "
+            f"not serve (pass --base-url {base.rstrip('/')}{wanted}/)"]
 
 
 def _confirmed(run: Run, whence: str, report: SiteReport) -> None:

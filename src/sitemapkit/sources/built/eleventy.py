@@ -44,6 +44,7 @@ def detect(source: Path, generator: str) -> Layout | None:
                   base_url=site_url(url, prefix),
                   base_from=f"{settings.get('urlFrom')} and Eleventy's pathPrefix {prefix}",
                   base_unset=f"the project's global data names no site URL ({URL_NAMES})",
+                  url_path=prefix, url_path_from="Eleventy's pathPrefix",
                   base_missing="--base-url with the site's URL, its pathPrefix "
                   f"{prefix} included (or name it as url in _data/metadata.json)")
 

@@ -119,6 +119,10 @@ class Layout:
     base_missing: str = ""  # the --base-url to pass when ``base_from`` names none
     # why ``base_from`` names no URL, where "is not set" would be wrong (a variable)
     base_unset: str = ""
+    # the path the config serves every page under (Next's basePath, Eleventy's
+    # pathPrefix) and where it says so: a --base-url without it is a warning
+    url_path: str = ""
+    url_path_from: str = ""
     # URL key of each list page -> the sources of the pages it lists, as the generator's
     # own data says (Hugo's content tree); where given, a page's links never date it
     members: Callable[[Built], dict[str, tuple[str, ...]]] | None = None

@@ -59,6 +59,7 @@ def detect(source: Path, generator: str) -> Layout | None:
 
     return Layout(family, source, known=known, clean_urls=not slash,
                   clean_from=f"Next's trailingSlash: false ({config.name})",
+                  url_path=base_path, url_path_from=f"basePath in {config.name}",
                   base_unset=f"Next.js has no setting for the site's URL ({config.name} "
                   f"names basePath {base_path or '(none)'} only)",
                   base_missing="--base-url with the site's URL" + (
