@@ -3,10 +3,12 @@ their own processes by test_bench_cli.py:
 
     python cli_baselines.py {naive,etree,lxml,tuned} INPUT.tsv OUT_DIR BASE_URL
     python cli_baselines.py naive-alternates INPUT.jsonl OUT_DIR BASE_URL
-    python cli_baselines.py floor XML_DIR OUT_DIR BASE_URL
+    python cli_baselines.py {floor,floor-one-core} XML_DIR OUT_DIR BASE_URL
 
 ``floor`` is no writer: it gzips finished shards (every .xml file in XML_DIR) with two
-threads, the lower bound of any writer at this level on this machine.
+threads, the lower bound of any writer at this level on this machine. ``floor-one-core``
+does the same on one core with the backend sitemapkit's default picks (zlib-ng where
+installed), so a writer's time can be quoted as a multiple of compressing its own output.
 
 Each is honest about the protocol: shards of at most 50,000 URLs and 50 MB, every
 non-ASCII loc percent-encoded as UTF-8, every loc escaped, a loc over 2,047
@@ -200,12 +202,27 @@ def floor(path: str, out: Path, base: str) -> int:
     return len(shards)
 
 
+def floor_one_core(path: str, out: Path, base: str) -> int:
+    """The gzip of finished shards on one core, level 6, with zlib-ng where installed
+    (sitemapkit's default backend then), else zlib: the writer's compression alone."""
+    try:
+        from zlib_ng import zlib_ng as backend
+    except ImportError:
+        backend = zlib
+    shards = sorted(Path(path).glob("*.xml"))
+    for shard in shards:
+        z = backend.compressobj(6, backend.DEFLATED, 31)
+        (out / (shard.name + ".gz")).write_bytes(z.compress(shard.read_bytes()) + z.flush())
+    return len(shards)
+
+
 def main() -> None:
     kind, path, out, base = sys.argv[1:5]
     target = Path(out)
     target.mkdir(parents=True, exist_ok=True)
     count = {"naive": naive, "naive-alternates": naive_alternates, "etree": etree, "lxml": lxml,
-             "tuned": tuned, "floor": floor}[kind](path, target, base)
+             "tuned": tuned, "floor": floor, "floor-one-core": floor_one_core}[kind](
+                 path, target, base)
     index(target, base, count)
 
 

@@ -263,3 +263,23 @@ def test_no_module_outside_the_hot_unit_is_imported_by_it_and_imports_it_back():
             path = SRC.parent / name.replace(".", "/") / "__init__.py"
         back = {m for m in _imports(path) if m.startswith("sitemapkit._urlset")}
         assert not back, f"{name} imports the hot unit back: {back}"
+
+
+C_FILE_LINES = 700  # a reader finds the C of a job in one file of a screenful or two
+
+
+def test_the_c_twin_is_cut_by_job_like_its_pure_twin():
+    """Each file of the C twin stays under the limit, and each include is named after
+    the pure twin's module of the same job (``_rows.pxi`` beside ``_rows_py.py``), or
+    is a kernel of its own (CRC-32, BLAKE2b) or the head scan's tokenizer."""
+    twins = {p.stem.removesuffix("_py") for p in (SRC / "_urlset").glob("_*_py.py")}
+    own = {"_crc32", "_blake2b", "_heads_tokens"}
+    files = sorted([*PYX.parent.glob("*.pyx"), *PYX.parent.glob("*.pxi")])
+    long = [f"{p.name}: {n}" for p in files
+            if (n := len(p.read_text("utf-8").splitlines())) > C_FILE_LINES]
+    assert long == []
+    names = {p.stem for p in files if p.suffix == ".pxi"}
+    assert names - twins - own == set(), names - twins - own
+    included = set(re.findall(r'^include "(\w+)\.pxi"', "\n".join(
+        p.read_text("utf-8") for p in files), re.MULTILINE))
+    assert included == names  # no include file that the build leaves out

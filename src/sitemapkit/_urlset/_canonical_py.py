@@ -1,7 +1,7 @@
 """What the pure twin's fast path accepts as already canonical, value by value: a loc
 under the prefix (percent-encoded where needed), a lastmod, a priority. Each answers
 with the emitted form or None (the slow path decides). Part of the reference twin
-(``_urlset_py``); ``ext/_urlset_c.pyx`` does the same in C."""
+(``_urlset_py``); ``ext/_canonical.pxi`` does the same in C."""
 
 from __future__ import annotations
 

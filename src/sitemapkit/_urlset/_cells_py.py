@@ -4,7 +4,7 @@ no Python object per row.
 
 A value is whole, so there is no quoting or splitting to decide: each row's cells get
 the checks a TSV line's cells get (``_rows_py``), and the fast path takes the row or
-answers SLOW, as ``feed_lines`` does for a line. ``ext/_urlset_c.pyx`` makes the same
+answers SLOW, as ``feed_lines`` does for a line. ``ext/_cells.pxi`` makes the same
 decisions in C, reading the same buffers, so both refuse offsets that point outside
 them.
 """

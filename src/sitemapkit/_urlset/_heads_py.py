@@ -3,7 +3,8 @@ folder, read each one up to ``</head>`` and read its signals (robots, refresh,
 canonical, hreflang, generator). ``sitemapkit site`` does this for every page of a
 site, so on a large one it is most of the run.
 
-``ext/_heads.pxi`` (``read_pages``, ``head_signals``) makes the same decisions in C
+``ext/_heads.pxi`` (``read_pages``, ``head_signals``; the tokenizer in
+``_heads_tokens.pxi``) makes the same decisions in C
 with the GIL released, so the scan's threads run in parallel; a head it cannot read
 exactly (an entity, a non-ASCII byte where the tokenizer would have to classify it,
 no ``</head>``) is handed to ``head_signals`` here, so both give the same answers.

@@ -1,6 +1,6 @@
 """The hot unit's byte kernels, pure reference: the gzip trailer's CRC-32, line ends
 in an input block, and the partition key. The C twin has them in ``_crc32.pxi``,
-``_urlset_c.pyx`` (``count_lines``) and ``_blake2b.pxi``."""
+``_kernels.pxi`` (``count_lines``, the byte classes) and ``_blake2b.pxi``."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """Reference twin of the hot unit's LocSet: the duplicate table of the writer and the
-validator, and the table of hreflang cluster digests (``values=True``).
+validator, and the table of hreflang cluster digests (``values=True``). C twin:
+``ext/_locset.pxi``.
 
 A URL is a repeat only when its 128-bit key (``loc_hash``: BLAKE2b of its bytes, the
 same in every process and run, whatever ``PYTHONHASHSEED``) equals an earlier one's:

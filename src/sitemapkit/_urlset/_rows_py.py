@@ -6,7 +6,7 @@ finds its fields here and offers them to the fast path, or answers SLOW for the
 line: the Python readers (``sources.inputs``) then parse exactly that line as they
 always do. So this module only has to recognise the plain lines; anything unusual
 (quotes, a byte-order mark, padding, escapes in JSON, a wrong field count) is SLOW.
-``ext/_urlset_c.pyx`` makes the same decisions in C.
+``ext/_rows.pxi`` makes the same decisions in C.
 ``_cells_py`` reads the rows of Arrow text columns with the same cell checks.
 """
 

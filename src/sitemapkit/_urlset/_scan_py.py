@@ -11,7 +11,7 @@ that is not plain and the XML check (expat) takes over there with the line and c
 numbers it would have had, so the findings are the same with or without the scan;
 only a duplicate loc is reported from here, because it is common and needs nothing
 but the line.
-``ext/_urlset_c.pyx`` (``UrlScan``) makes the same decisions in C.
+``ext/_scan.pxi`` (``UrlScan``) makes the same decisions in C.
 """
 
 from __future__ import annotations
