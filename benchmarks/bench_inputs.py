@@ -1,8 +1,9 @@
 """Input files for the CLI benchmarks, written once per run (outside the timed region).
 
 The issue's mix: about 10% of locs carry '&', 4% an apostrophe, 5% a non-ASCII path
-segment (raw, so it needs percent-encoding), 10% a full datetime lastmod with an
-offset, the rest a date. The same rows in every format.
+segment (raw, so it needs percent-encoding), 2% a comma (so the CSV quotes the loc,
+as csv.writer does), 10% a full datetime lastmod with an offset, the rest a date. The
+same rows in every format.
 """
 
 from __future__ import annotations
@@ -26,9 +27,16 @@ def _rows(n: int, seed: int = 7):  # type: ignore[no-untyped-def]
             path += "/o'neil"
         elif roll < 0.19:
             path += "/über-straße"
+        elif roll < 0.21:
+            path += "/red,blue"
         lastmod = ("2024-05-01T10:20:30+02:00" if i % 10 == 0
                    else f"2024-{1 + i % 12:02d}-{1 + i % 28:02d}")
         yield BASE + path, lastmod, CHANGEFREQS[i % 3], f"0.{i % 10}"
+
+
+def _csv_cell(text: str) -> str:
+    """A cell as csv.writer quotes it (minimal quoting)."""
+    return f'"{text.replace(chr(34), chr(34) * 2)}"' if any(c in text for c in ',"\n') else text
 
 
 def write_inputs(folder: Path, n: int, alternates: bool = True) -> dict[str, Path]:
@@ -47,7 +55,7 @@ def write_inputs(folder: Path, n: int, alternates: bool = True) -> dict[str, Pat
         files["changefreq"].write("loc\tchangefreq\n")
         for loc, lastmod, changefreq, priority in _rows(n):
             files["tsv"].write(f"{loc}\t{lastmod}\n")
-            files["csv"].write(f"{loc},{lastmod},{changefreq},{priority}\n")
+            files["csv"].write(f"{_csv_cell(loc)},{lastmod},{changefreq},{priority}\n")
             files["jsonl"].write(json.dumps({"loc": loc, "lastmod": lastmod,
                                              "changefreq": changefreq,
                                              "priority": float(priority)},

@@ -128,15 +128,19 @@ cdef class LocSet:
             sk_table_free(self.tags[i], self.caps[i] * sizeof(uint16_t), self.mapped)
             sk_table_free(self.vals[i], self.caps[i] * sizeof(uint64_t), self.mapped)
 
-    cdef int _grow(self, int seg) except -1:
-        cdef Py_ssize_t old_cap = self.caps[seg], new_cap = old_cap + old_cap // 4, i, j
+    cdef int _grow(self, int seg, Py_ssize_t new_cap=0) except -1:
+        """Rehash segment ``seg`` into ``new_cap`` slots (by default a quarter more)."""
+        cdef Py_ssize_t old_cap = self.caps[seg], i, j
         cdef uint64_t h
         cdef uint64_t* old = self.tables[seg]
         cdef uint16_t* old_tags = self.tags[seg]
         cdef uint64_t* old_vals = self.vals[seg]
-        cdef uint64_t* new = <uint64_t*>sk_table_alloc(new_cap * sizeof(uint64_t), self.mapped)
+        cdef uint64_t* new
         cdef uint16_t* new_tags = NULL
         cdef uint64_t* new_vals = NULL
+        if new_cap <= old_cap:
+            new_cap = old_cap + old_cap // 4
+        new = <uint64_t*>sk_table_alloc(new_cap * sizeof(uint64_t), self.mapped)
         if new == NULL:
             raise MemoryError()
         if self.tagged:
@@ -168,6 +172,16 @@ cdef class LocSet:
         self.vals[seg] = new_vals
         self.caps[seg] = new_cap
         return 0
+
+    def reserve(self, Py_ssize_t n):
+        """Room for ``n`` more keys now, as the slots they will need at the set's usual
+        load, so the segments do not regrow step by step on the way (the writer asks,
+        from its input's size). The reference's dict grows by itself."""
+        cdef Py_ssize_t cap = (self.n + max(n, 0)) // SEGMENTS * 5 // 4 + SEGMENT_START
+        cdef int seg
+        for seg in range(SEGMENTS):
+            if self.caps[seg] < cap:
+                self._grow(seg, cap)
 
     cdef inline void _prefetch(self, uint64_t h) noexcept:
         """Start loading ``h``'s home slot; the caller writes the entry meanwhile."""

@@ -7,8 +7,56 @@ cdef inline bint _strip_char(unsigned char c) noexcept:
     return c == 32 or 9 <= c <= 13 or 28 <= c <= 31
 
 
+from sitemapkit._urlset import _rows_py
+
+if _rows_py.LOC_BUFFER != LOC_BUFFER:
+    raise ImportError("_rows_py.LOC_BUFFER is not the C twin's loc buffer")
+
+cdef enum:
+    MAX_WIDE = 32
+cdef char _WIDE[MAX_WIDE][4]  # _rows_py.WIDE_SPACES: the spaces above 0x7F strip() removes
+cdef int _WIDE_LEN[MAX_WIDE]
+cdef int _WIDE_N = 0
+
+
+cdef void _init_wide_spaces() except *:
+    global _WIDE_N
+    cdef bytes space
+    for space in _rows_py.WIDE_SPACES:
+        if _WIDE_N == MAX_WIDE or len(space) > 4:
+            raise ImportError("_rows_py.WIDE_SPACES does not fit the C twin's table")
+        memcpy(_WIDE[_WIDE_N], PyBytes_AS_STRING(space), len(space))
+        _WIDE_LEN[_WIDE_N] = len(space)
+        _WIDE_N += 1
+
+
+_init_wide_spaces()
+
+
+def _wide_spaces():
+    """_rows_py.WIDE_SPACES as the C table holds them (for the test that they agree)."""
+    return tuple([PyBytes_FromStringAndSize(_WIDE[k], _WIDE_LEN[k]) for k in range(_WIDE_N)])
+
+
+cdef bint _wide_space(const char* p, Py_ssize_t n, bint at_end) noexcept:
+    """Whether p[:n] starts (or ends) with one of the wide spaces."""
+    cdef int k
+    cdef Py_ssize_t m
+    for k in range(_WIDE_N):
+        m = _WIDE_LEN[k]
+        if m <= n and memcmp(p + n - m if at_end else p, _WIDE[k], m) == 0:
+            return True
+    return False
+
+
 cdef inline bint _padded(const char* p, Py_ssize_t n) noexcept:
-    return n > 0 and (_strip_char(<unsigned char>p[0]) or _strip_char(<unsigned char>p[n - 1]))
+    """Whether ``str.strip()`` would change the field's text (_rows_py._padded)."""
+    if n == 0:
+        return False
+    if _strip_char(<unsigned char>p[0]) or _strip_char(<unsigned char>p[n - 1]):
+        return True
+    return ((<unsigned char>p[n - 1] >= 0x80 and _wide_space(p, n, True))
+            or (<unsigned char>p[0] >= 0x80 and _wide_space(p, n, False)))
 
 
 cdef inline bint _is_ascii(const char* p, Py_ssize_t n) noexcept:
@@ -234,42 +282,118 @@ cdef Py_ssize_t _jpairs(const char* p, Py_ssize_t i, Py_ssize_t n) noexcept:
 
 cdef int _table_line(UrlsetBuffer self, const char* p, Py_ssize_t n, int sep, int* cols,
                      Py_ssize_t width) except -1:
-    """A CSV/TSV line without quotes: exactly ``width`` cells, none padded."""
-    cdef Py_ssize_t starts[MAX_CELLS + 1]
-    cdef Py_ssize_t cells = 1, i, a, b
-    cdef const char* f[4]
-    cdef Py_ssize_t fn[4]
-    cdef int k, at
+    """A CSV/TSV line of exactly ``width`` cells, none padded; with a quote in it, the
+    cells as csv reads them (``_quoted_cells``)."""
+    cdef Py_ssize_t a[MAX_CELLS], b[MAX_CELLS]
+    cdef Py_ssize_t cells = 1, i
     cdef const char* q
-    if width > MAX_CELLS or memchr(p, 34, n) != NULL:
+    if width > MAX_CELLS:
         return SLOW_
-    starts[0] = 0
+    if memchr(p, 34, n) != NULL:
+        return _quoted_table_line(self, p, n, sep, cols, width)
+    a[0] = 0
     q = <const char*>memchr(p, sep, n)
     while q != NULL:
         if cells == width:
             return SLOW_
         i = q - p
-        starts[cells] = i + 1
+        b[cells - 1] = i
+        a[cells] = i + 1
         cells += 1
         q = <const char*>memchr(q + 1, sep, n - i - 1)
     if cells != width:
         return SLOW_
-    starts[cells] = n + 1
+    b[cells - 1] = n
+    return _table_fields(self, p, a, b, NULL, cols)
+
+
+cdef int _quoted_table_line(UrlsetBuffer self, const char* p, Py_ssize_t n, int sep,
+                            int* cols, Py_ssize_t width) except -1:
+    """_rows_py._quoted_cells: a cell quoted whole runs to the next quote not doubled,
+    which ends the line or meets a separator; SLOW for any other quote, a record that
+    runs past the line, a quoted cell over LOC_BUFFER bytes, another cell count."""
+    cdef Py_ssize_t a[MAX_CELLS], b[MAX_CELLS]
+    cdef bint doubled[MAX_CELLS]
+    cdef Py_ssize_t cells = 0, i = 0, j, end
+    cdef const char* q
+    while True:
+        if cells == width:
+            return SLOW_
+        doubled[cells] = False
+        if i < n and p[i] == 34:
+            j = i + 1
+            while True:
+                q = <const char*>memchr(p + j, 34, n - j)
+                if q == NULL:
+                    return SLOW_  # the record goes on past this line
+                j = q - p
+                if j + 1 < n and p[j + 1] == 34:
+                    doubled[cells] = True
+                    j += 2
+                    continue
+                break
+            if j - i - 1 > LOC_BUFFER:
+                return SLOW_
+            a[cells] = i + 1
+            b[cells] = j
+            end = j + 1
+            if end < n and p[end] != sep:
+                return SLOW_
+        else:
+            q = <const char*>memchr(p + i, sep, n - i)
+            end = n if q == NULL else q - p
+            if memchr(p + i, 34, end - i) != NULL:
+                return SLOW_
+            a[cells] = i
+            b[cells] = end
+        cells += 1
+        if end >= n:
+            break
+        i = end + 1
+    if cells != width:
+        return SLOW_
+    return _table_fields(self, p, a, b, doubled, cols)
+
+
+cdef Py_ssize_t _undouble(const char* p, Py_ssize_t n, char* out) noexcept:
+    """A quoted cell's text: each doubled quote as one."""
+    cdef Py_ssize_t i = 0, w = 0
+    while i < n:
+        out[w] = p[i]
+        w += 1
+        i += 2 if p[i] == 34 else 1
+    return w
+
+
+cdef int _table_fields(UrlsetBuffer self, const char* p, Py_ssize_t* a, Py_ssize_t* b,
+                       bint* doubled, int* cols) except -1:
+    """Offer the four columns' cells (cell ``at`` is p[a[at]:b[at]], its quotes
+    doubled where ``doubled`` says): SLOW for a padded one, a non-ASCII one other than
+    the loc, or no loc."""
+    cdef const char* f[4]
+    cdef Py_ssize_t fn[4]
+    cdef char decoded[4][LOC_BUFFER]
+    cdef const char* s
+    cdef Py_ssize_t m
+    cdef int k, at
     for k in range(4):
         at = cols[k]
         f[k] = NULL
         fn[k] = 0
         if at < 0:
             continue
-        a = starts[at]
-        b = starts[at + 1] - 1
-        if _padded(p + a, b - a):
+        s = p + a[at]
+        m = b[at] - a[at]
+        if doubled != NULL and doubled[at]:
+            m = _undouble(s, m, decoded[k])
+            s = decoded[k]
+        if _padded(s, m):
             return SLOW_
-        if b > a:
-            if k != 0 and not _is_ascii(p + a, b - a):
+        if m > 0:
+            if k != 0 and not _is_ascii(s, m):
                 return SLOW_
-            f[k] = p + a
-            fn[k] = b - a
+            f[k] = s
+            fn[k] = m
     if f[0] == NULL:
         return SLOW_
     return _offer_line(self, f[0], fn[0], f[1], fn[1], f[2], fn[2], f[3], fn[3])

@@ -213,3 +213,91 @@ def test_a_repeat_leaves_no_trace_in_either_twin(both_impls, rows, max_urls, rec
     traces = [drive_lines(impl.module, data, max_urls=max_urls, record=record, keyed=keyed)
               for impl in both_impls]
     assert traces[0] == traces[-1]
+
+
+@pytest.mark.parametrize("sep", [b"\t", b","])
+@pytest.mark.parametrize("line, slow", [
+    (b'"https://example.com/a"S"2024-05-01"', False),              # every cell quoted
+    (b'"https://example.com/a""b"S2024-05-01', False),             # a doubled quote inside
+    (b'"https://example.com/aSb"S2024-05-01', "tsv"),  # the separator inside (a tab: the rules')
+    (b'""""S2024-05-01', True),                                    # loc '"': csv's answer
+    (b'https://example.com/aS""', False),                          # a quoted empty cell
+    (b'"https://example.com/a" S2024-05-01', True),                # text after the quote
+    (b'"https://example.com/a"x"S2024-05-01', True),
+    (b'https://example.com/a"bS2024-05-01', True),                 # a quote in a bare cell
+    (b' "https://example.com/a"S2024-05-01', True),                # quote after a space
+    (b'"https://example.com/aS2024-05-01', True),                  # runs on to the next line
+    (b'"https://example.com/a"S"2024-05-01"S', True),              # a third cell
+    (b'" https://example.com/a"S2024-05-01', True),                # padding inside quotes
+    (b'"https://example.com/a\xc2\xa0"S2024-05-01', True),         # a wide space strip() takes
+    (b'"https://example.com/\xc3\xbc"S2024-05-01', False),         # non-ASCII loc: fine
+    (b'https://example.com/aS"2024-05-01\xc2\xa0"', True),         # non-ASCII date: Python's
+])
+def test_table_lines_the_byte_path_takes(both_impls, sep, line, slow):
+    """Quoting as csv reads it on one line takes the byte path; any other quote, and
+    anything strip() would change, is left to the csv reader."""
+    line = line.replace(b"S", sep)
+    slow = slow is True or (slow == "tsv" and sep == b"\t")
+    for impl in both_impls:
+        m = impl.module
+        buf = m.UrlsetBuffer(BASE, 50_000, 10_485_760, m.LocSet(), 2**40)
+        status = buf.feed_lines(line + b"\n", 0, 1, sep[0], (0, 1, -1, -1), 2)[0]
+        assert (status == m.SLOW) is slow, (impl, line)
+
+
+CELL_TEXT = st.text(st.sampled_from(['"', ",", "\t", " ", "a", "/", "\u00a0", "\u2003", "ü",
+                                     "\r", "\x0b", "1", "-"]), max_size=8)
+
+
+@settings(max_examples=500, deadline=None)
+@given(cells=st.lists(st.tuples(CELL_TEXT, st.booleans()), min_size=1, max_size=4),
+       sep=st.sampled_from(["\t", ","]), width=st.integers(1, 4))
+def test_quoted_cells_are_what_csv_reads(both_impls, cells, sep, width):
+    """Any row of bare and quoted cells: where the reference's split takes the line, its
+    cells are csv.reader's, stripped as the reader strips them; the C twin decides the
+    same and writes the same."""
+    import csv
+
+    from sitemapkit._urlset import _rows_py
+    text = sep.join('"' + c.replace('"', '""') + '"' if quoted else c for c, quoted in cells)
+    line = (BASE + "x" + text).encode() if not cells[0][1] else text.encode()
+    columns = tuple(range(width)) + (-1,) * (4 - width)
+    got = _rows_py.split_line(line, _rows_py.TABLE, ord(sep), columns[:4], width)
+    try:
+        (row,) = list(csv.reader([line.decode()], delimiter=sep))
+    except csv.Error:  # a bare \r: a control character, which the offer leaves to csv
+        assert b"\r" in line, line
+        row = None
+    if got is not None and row is not None:
+        assert len(row) == width
+        expected = [cell.strip() or None for cell in row]
+        assert [None if v is None else v.decode() for v in got[:width]] == expected, line
+    traces = [drive_lines(impl.module, line + b"\n", _rows_py.TABLE, ord(sep), columns[:4],
+                          width) for impl in both_impls]
+    assert all(t == traces[0] for t in traces), (line, traces)
+
+
+def test_wide_spaces_are_every_space_strip_removes():
+    """The spaces above 0x7F a loc may not start or end with on the byte path are
+    exactly the ones str.strip() removes, and the C twin's table holds the same."""
+    from sitemapkit._urlset import _rows_py, _urlset_c
+    every = tuple(chr(c).encode() for c in range(0x80, 0x110000) if chr(c).strip() == "")
+    assert _rows_py.WIDE_SPACES == every
+    assert _urlset_c._wide_spaces() == every
+
+
+@pytest.mark.parametrize("fmt", ["text", "tsv", "csv"])
+@pytest.mark.parametrize("space", ["\u00a0", "\u2003", "\u3000", "\x85"])
+def test_a_loc_padded_with_a_wide_space_is_stripped_as_the_reader_strips_it(both_impls, fmt,
+                                                                           space):
+    """The reader strips a loc's Unicode spaces; the byte path once kept them, percent-
+    encoded (https://example.com/a%C2%A0 where the reader gives https://example.com/a)."""
+    sep = {"text": "", "tsv": "\t", "csv": ","}[fmt]
+    head = "" if fmt == "text" else f"loc{sep}lastmod\n"
+    tail = "" if fmt == "text" else f"{sep}2024-05-01"
+    data = f"{head}{space}{BASE}a{space}{tail}\n{BASE}b{space}{tail}\n".encode()
+    expected, _ = via_reader(data, fmt, _urlset_py, False)
+    assert b"/a</loc>" in expected[1][0][0] and b"%C2" not in expected[1][0][0]
+    for impl in both_impls:
+        got, _ = via_lines(data, fmt, impl.module, "error", 1 << 20)
+        assert got == expected, impl

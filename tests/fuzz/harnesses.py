@@ -16,6 +16,7 @@ regression input on both twins in the normal test run.
 from __future__ import annotations
 
 import atexit
+import csv
 import gzip
 import hashlib
 import json
@@ -33,7 +34,7 @@ from unittest import mock
 from twin_drivers import BASE, drive_cells, drive_lines, offer_outcome, validate_outcome, via_lines
 
 from sitemapkit import UrlEntry
-from sitemapkit._urlset import _locset_py, _urlset_c, _urlset_py
+from sitemapkit._urlset import _locset_py, _rows_py, _urlset_c, _urlset_py
 from sitemapkit._urlset._rows_py import JSONL, TABLE, TEXT
 from sitemapkit.protocol import FUTURE_TOLERANCE_SECONDS
 from sitemapkit.rules import EntryError, normalize_entry
@@ -131,6 +132,39 @@ def json_string(data: bytes) -> None:
         row = json.loads(line)
         expected = normalize_entry(row, BASE, FUTURE_LIMIT)
         lastmod = None if expected.lastmod is None else str(expected.lastmod)
+        assert first[7] == [(expected.loc, lastmod)], (line, first[7], expected)
+
+
+# --- CSV/TSV quoting on one line ----------------------------------------------------------
+def table_quoting(data: bytes) -> None:
+    """The bytes as a CSV (knob bit 0: TSV) row of two or three columns, loc first, its
+    cells as the bytes give them (any quoting, separators, doubled quotes, padding);
+    knob bit 1 puts the base URL in front. The twins agree; where the reference's split
+    takes the line, its cells are csv.reader's; a row the byte path adds is the row
+    csv.reader and the rules give."""
+    knob, body = _knobs(data)
+    sep = 9 if knob & 1 else 44
+    width = 3 if knob & 4 else 2
+    line = (BASE.encode() if knob & 2 else b"") + body.replace(b"\n", b" ")
+    columns = (0, 1, 2 if width == 3 else -1, -1)
+    traces = [drive_lines(m, line + b"\n", TABLE, sep, columns, width, 50_000, True,
+                          FUTURE_LIMIT) for m in TWINS]
+    _same(traces, "table row", data)
+    cells = _rows_py.split_line(line, TABLE, sep, columns, width)
+    try:
+        rows = list(csv.reader([line.decode("utf-8")], delimiter=chr(sep)))
+    except (UnicodeDecodeError, csv.Error):
+        return  # not text, or a bare \r: the offer leaves both to the reader
+    if cells is not None:
+        assert len(rows) == 1 and len(rows[0]) == width, (line, rows)
+        assert [c.decode("utf-8", "surrogateescape") if c else None for c in cells[:width]] \
+            == [c.strip() or None for c in rows[0]], (line, cells, rows)
+    first = traces[1][0]
+    if first[0] == _urlset_py.EXHAUSTED and first[4] == 1:  # the byte path added the row
+        row = [c.strip() or None for c in rows[0]]
+        expected = normalize_entry(UrlEntry(row[0] or "", row[1], row[2] if width == 3
+                                            else None), BASE, FUTURE_LIMIT)
+        lastmod = "" if expected.lastmod is None else str(expected.lastmod)  # as pairs()
         assert first[7] == [(expected.loc, lastmod)], (line, first[7], expected)
 
 
@@ -315,7 +349,8 @@ def key_repeats(data: bytes) -> None:
 HARNESSES: dict[str, Callable[[bytes], None]] = {
     "scan": scan, "scan_gzip": scan_gzip,
     **{f"lines_{fmt}": _lines(fmt) for fmt in ("text", "csv", "tsv", "jsonl")},
-    "json_string": json_string, "lastmod": lastmod, "loc": loc, "crc32_lines": crc32_lines,
+    "json_string": json_string, "table_quoting": table_quoting, "lastmod": lastmod,
+    "loc": loc, "crc32_lines": crc32_lines,
     "heads": heads, "shard_edits": shard_edits, "arrow_cells": arrow_cells,
     "key_repeats": key_repeats,
 }

@@ -59,6 +59,9 @@ class LocSet:
         self.tagged, self.values = tagged, values
         self._hashes: dict[int, int] = {}  # 128-bit key (values: str hash) -> tag or value
 
+    def reserve(self, n: int) -> None:
+        """The C twin makes room for ``n`` more keys at once; a dict grows by itself."""
+
     @staticmethod
     def _seen_key(loc: str) -> int:
         first, check = loc_hash(loc.encode("utf-8", "surrogatepass"))

@@ -4,8 +4,11 @@ straight from bytes, and their fields.
 ``UrlsetBuffer.feed_lines`` takes a block of complete lines and, per line, either
 finds its fields here and offers them to the fast path, or answers SLOW for the
 line: the Python readers (``sources.inputs``) then parse exactly that line as they
-always do. So this module only has to recognise the plain lines; anything unusual
-(quotes, a byte-order mark, padding, escapes in JSON, a wrong field count) is SLOW.
+always do. So this module only has to recognise the lines whose meaning is plain:
+CSV/TSV cells bare or quoted whole on one line (csv's quoting: doubled quotes and
+separators inside), JSON objects of the five keys (string escapes decoded). Anything
+else (a quote elsewhere, a record over several lines, a byte-order mark, padding
+that ``str.strip()`` would remove, escapes in a JSON key, a wrong field count) is SLOW.
 ``ext/_rows.pxi`` makes the same decisions in C.
 ``_cells_py`` reads the rows of Arrow text columns with the same cell checks.
 """
@@ -17,6 +20,11 @@ TEXT, TABLE, JSONL = 0, 1, 2  # line layouts
 ADDED, FULL, SLOW, DUPLICATE, EXHAUSTED = 0, 1, 2, 3, 4
 # What str.strip() removes from ASCII text: a field with it at either end is SLOW.
 STRIPPED = frozenset(b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f")
+# ...and above 0x7F, in UTF-8 (every ``str.isspace()`` character; a test checks them):
+# a loc that starts or ends with one is SLOW, as the reader strips it.
+WIDE_SPACES = tuple(chr(c).encode() for c in (
+    0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F, 0x205F, 0x3000))
+LOC_BUFFER = 4096  # the C twin's buffer for one field: a longer quoted field is SLOW
 JSON_SPACE = frozenset(b" \t")
 JSON_KEYS = (b"loc", b"lastmod", b"changefreq", b"priority", b"alternates")
 QUOTE, BACKSLASH = 0x22, 0x5C
@@ -39,15 +47,22 @@ def split_line(line: bytes, layout: int, sep: int, columns: tuple[int, ...],
 
 
 def _padded(field: bytes) -> bool:
-    return bool(field) and (field[0] in STRIPPED or field[-1] in STRIPPED)
+    """Whether ``str.strip()`` would change the field's text."""
+    return bool(field) and (field[0] in STRIPPED or field[-1] in STRIPPED
+                            or (field[-1] >= 0x80 and field.endswith(WIDE_SPACES))
+                            or (field[0] >= 0x80 and field.startswith(WIDE_SPACES)))
 
 
 def _table(line: bytes, sep: int, columns: tuple[int, ...], width: int) -> Fields | None:
     if QUOTE in line:
-        return None  # quoting: the csv module decides
-    cells = line.split(bytes((sep,)))
-    if len(cells) != width:
-        return None
+        quoted = _quoted_cells(line, sep, width)
+        if quoted is None:
+            return None
+        cells = quoted
+    else:
+        cells = line.split(bytes((sep,)))
+        if len(cells) != width:
+            return None
     out: list[bytes | None] = []
     for at in columns:
         cell = cells[at] if at >= 0 else b""
@@ -57,6 +72,45 @@ def _table(line: bytes, sep: int, columns: tuple[int, ...], width: int) -> Field
     if out[0] is None:
         return None
     return out[0], out[1], out[2], out[3], None
+
+
+def _quoted_cells(line: bytes, sep: int, width: int) -> list[bytes] | None:
+    """The ``width`` cells of a one-line row as ``csv.reader`` reads them, when every
+    quote in it is quoting: a cell that starts with a quote runs to the next quote not
+    doubled, which must end the line or meet a separator; its doubled quotes are one.
+    None (SLOW) for a quote inside a bare cell, text after a closing quote, a record that
+    runs past the line, a quoted cell over ``LOC_BUFFER`` bytes, another cell count."""
+    cells: list[bytes] = []
+    i, n, bare_sep = 0, len(line), bytes((sep,))
+    while True:
+        if len(cells) == width:
+            return None
+        if i < n and line[i] == QUOTE:
+            j = i + 1
+            while True:
+                j = line.find(b'"', j)
+                if j < 0:
+                    return None  # the record goes on past this line
+                if j + 1 < n and line[j + 1] == QUOTE:
+                    j += 2
+                    continue
+                break
+            if j - i - 1 > LOC_BUFFER:
+                return None
+            cells.append(line[i + 1:j].replace(b'""', b'"'))
+            end = j + 1
+            if end < n and line[end] != sep:
+                return None
+        else:
+            end = line.find(bare_sep, i)
+            if end < 0:
+                end = n
+            if line.find(b'"', i, end) >= 0:
+                return None
+            cells.append(line[i:end])
+        if end >= n:
+            return cells if len(cells) == width else None
+        i = end + 1
 
 
 def _json(line: bytes) -> Fields | None:

@@ -73,7 +73,8 @@ class ShardStream:
         now = opts.now or datetime.now(timezone.utc)
         self.future_limit = int(now.timestamp()) + FUTURE_TOLERANCE_SECONDS
         self.record = LastmodRecord(opts.changes_file, prefix) if opts.changes_file else None
-        self.buf = impl.UrlsetBuffer(prefix, opts.max_urls, opts.max_bytes, impl.LocSet(),
+        self.seen = impl.LocSet()
+        self.buf = impl.UrlsetBuffer(prefix, opts.max_urls, opts.max_bytes, self.seen,
                                      self.future_limit, opts.format == "text",
                                      self.record is not None)
         self.shards: list[Shard] = []
@@ -115,7 +116,12 @@ class ShardStream:
     def _stream_lines(self, source: LineSource) -> None:
         """Input bytes straight into the hot unit; the source parses what it leaves."""
         buf, impl = self.buf, self.impl
+        expected = getattr(source, "expected_rows", None)  # a file's size says how many
         for pos in source.blocks():
+            if expected is not None:  # asked once, with the first block in hand
+                rows, expected = expected(), None
+                if rows:
+                    self.seen.reserve(rows)
             while True:
                 status, start, end = source.feed(buf, pos)
                 if status == impl.EXHAUSTED:

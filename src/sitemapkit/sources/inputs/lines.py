@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import csv
 import io
+import os
+import stat
 from collections.abc import Callable, Iterator
 from typing import IO, Any
 
@@ -22,6 +24,7 @@ from ...errors import InputError
 from ...rules.model import EntryError
 from .readers import BOM, MAX_LINE, UNREADABLE, Reader, unreadable
 
+RESERVE_MAX = 50_000_000  # rows the duplicate table makes room for at once, at most
 BLOCK = 1 << 18  # bytes read at a time; a block ends at a line end. Small enough that the
 # hot unit returns (and can hand over the GIL) every ~1 ms: a worker thread needs the GIL
 # each time its deflate output buffer grows, and waits while the main thread holds it
@@ -52,6 +55,22 @@ class LineReader:
     def feed(self, buf: Any, pos: int) -> tuple[int, int, int]:
         """The hot unit reads the block's plain lines from ``pos`` itself."""
         return buf.feed_lines(self.block, pos, *self.layout)  # type: ignore[no-any-return]
+
+    def expected_rows(self) -> int | None:
+        """About how many rows a plain file holds (its size over the current block's bytes
+        per line), so the duplicate table makes room once instead of regrowing on the way
+        (measured: 6-16% of the line reader's time at 1M rows); None for a pipe or a
+        compressed stream, whose size does not say."""
+        if not isinstance(self.raw, io.BufferedReader) or not self.block:
+            return None
+        try:
+            info = os.fstat(self.raw.fileno())
+        except (OSError, ValueError):
+            return None
+        lines = self.block.count(b"\n")
+        if not stat.S_ISREG(info.st_mode) or not lines:
+            return None
+        return min(info.st_size * lines // len(self.block), RESERVE_MAX)
 
     def blocks(self) -> Iterator[int]:
         """Make each block of complete lines current (``self.block``) and yield the
