@@ -301,3 +301,40 @@ def test_a_loc_padded_with_a_wide_space_is_stripped_as_the_reader_strips_it(both
     for impl in both_impls:
         got, _ = via_lines(data, fmt, impl.module, "error", 1 << 20)
         assert got == expected, impl
+
+
+def test_reserve_keeps_every_key_and_answers_the_same(both_impls):
+    """Room made at once (before, between and after adds) changes no answer."""
+    for impl in both_impls:
+        seen = impl.module.LocSet()
+        locs = [f"{BASE}p/{i}" for i in range(20_000)]
+        assert all(seen.add(loc) for loc in locs[:5_000])
+        seen.reserve(100_000)
+        assert all(seen.add(loc) for loc in locs[5_000:])
+        seen.reserve(10)  # smaller than what it holds: nothing moves
+        assert not any(seen.add(loc) for loc in locs) and len(seen) == 20_000
+
+
+def test_the_reader_expects_rows_from_a_plain_files_size(tmp_path):
+    """A plain file's size over the first block's bytes per line; nothing for a gzip
+    stream or a pipe, whose size does not say."""
+    import gzip
+    import os
+    data = "".join(f"{BASE}p/{i}\n" for i in range(10_000)).encode()
+    (tmp_path / "u.txt").write_bytes(data)
+    (tmp_path / "u.txt.gz").write_bytes(gzip.compress(data))
+    with open(tmp_path / "u.txt", "rb") as raw:
+        reader = LineReader(raw, "text", block_size=4096)
+        next(reader.blocks())
+        assert 9_000 <= reader.expected_rows() <= 11_000
+    with gzip.open(tmp_path / "u.txt.gz", "rb") as raw:
+        reader = LineReader(raw, "text", block_size=4096)
+        next(reader.blocks())
+        assert reader.expected_rows() is None
+    read, write = os.pipe()
+    os.write(write, data[:4096])
+    os.close(write)
+    with os.fdopen(read, "rb") as raw:
+        reader = LineReader(raw, "text", block_size=4096)
+        next(reader.blocks())
+        assert reader.expected_rows() is None
