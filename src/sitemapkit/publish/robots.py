@@ -8,7 +8,6 @@ from urllib.parse import urlsplit
 
 from .._files import atomic_write, open_regular
 from ..rules.robots import sitemap_lines
-from ..validate.urls import url_key
 
 
 def robots_sitemap_line(robots: Path, sitemap_urls: Iterable[str]) -> bool:
@@ -47,6 +46,8 @@ def robots_would_add(robots: Path, sitemap_urls: Iterable[str]) -> list[str]:
 
 
 def _missing(text: str, sitemap_urls: Iterable[str]) -> list[str]:
+    from ..validate.urls import url_key  # on use: the validator stays out of a write's start
+
     present = {url_key(url) for _, url in sitemap_lines(text)}  # one URL in any spelling
     return [u for u in sitemap_urls if url_key(u) not in present]
 

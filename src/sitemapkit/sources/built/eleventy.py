@@ -80,6 +80,8 @@ class Site:
         self.pages: list[dict[str, Any]] = [p for p in asked.get("pages") or ()
                                             if isinstance(p, dict) and p.get("out")]
         self.data_files: dict[str, str] = dict(asked.get("dataFiles") or {})
+        # a data pagination's answer, the same for each of its pages (front matter read once)
+        self._data: dict[tuple[str, str, tuple[str, ...]], tuple[list[str], str]] = {}
 
     def path(self, relative: str) -> str:
         return str(self.root / relative)
@@ -127,6 +129,12 @@ class Site:
         """(the files that supply what ``page`` paginates, why git cannot date them or
         ""): the global data files under its key, else the template's own front matter,
         else its template and directory data files."""
+        asked = (str(page["input"]), str(page["data"]), tuple(map(str, page.get("local") or ())))
+        if asked not in self._data:
+            self._data[asked] = self._data_of(page)
+        return self._data[asked]
+
+    def _data_of(self, page: dict[str, Any]) -> tuple[list[str], str]:
         key = str(page["data"])
         head = key.split(".", 1)[0].split("[", 1)[0]
         files = [f for f, path in self.data_files.items()
