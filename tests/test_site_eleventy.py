@@ -196,4 +196,9 @@ def test_eleventy_what_cannot_be_dated_is_named_with_its_fix(tmp_path, eleventy_
     err, _ = site_here(repo.root, "--base-url", BASE, code=1)
     assert "Eleventy could not be asked which template made each page" in err
     assert "npm" in err
+    for ours in (repo.root / "_site").glob("sitemap*"):  # no set of ours to read a base from
+        ours.unlink()
+    err, _ = site_here(repo.root, code=2)
+    assert "no base URL for _site: Eleventy could not be asked for its site URL (" in err, err
+    assert "pass --base-url with the site's URL, its pathPrefix included" in err, err
     shutil.rmtree(repo.root / "_site")

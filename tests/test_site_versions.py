@@ -347,6 +347,7 @@ def test_a_mike_project_whose_config_lies_below_the_root_is_found_from_the_root(
     assert lost.returncode == 1, lost.stderr
     assert "1.0: 2 URLs that this folder's previous set dated go out without lastmod now" \
         in lost.stderr, lost.stderr
+    assert "(the project was not found here? run from it, or give --source)" in lost.stderr
     assert "nothing was written: --validate strict fails" in lost.stderr, lost.stderr
     assert {v: version_urls(pages, v) for v in ("1.0", "2.0")} == before  # none lost
     # the config made unreadable: the run names it and writes nothing

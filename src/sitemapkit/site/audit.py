@@ -87,7 +87,8 @@ def _dates_lost_since(old: OldSitemap | None, rows: list[PageRow], dated: Dated,
     why = _undated_reasons(lost[:1], [None], dates, lastmod)[lost[0].loc][1]
     return [f"{count(len(lost), 'URL')} that this folder's previous set dated "
             f"{'goes' if len(lost) == 1 else 'go'} out without lastmod now, e.g. "
-            f"{lost[0].label}: {why} (run from the project, or give --source)"]
+            f"{lost[0].label}: {why}" + (" (the project was not found here? run from it, "
+                                           "or give --source)" if why == NO_SOURCE else "")]
 
 
 def _said_undated(run: Run, rows: list[PageRow], dated: Dated, dates: GitDates,

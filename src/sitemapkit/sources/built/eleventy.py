@@ -32,8 +32,8 @@ def detect(source: Path, generator: str) -> Layout | None:
     if isinstance(asked, str):  # no node, no Eleventy here: nothing is guessed
         return Layout("Eleventy", source, known=lambda built: _unasked(built, asked),
                       base_from=f"{config.name} (Eleventy could not be asked: {asked})",
-                      base_missing=f"--base-url with the site's URL, its pathPrefix included "
-                      f"(Eleventy could not be asked for its config: {asked})")
+                      base_unset=f"Eleventy could not be asked for its site URL ({asked})",
+                      base_missing="--base-url with the site's URL, its pathPrefix included")
     settings = asked.get("config") or {}
     prefix = str(settings.get("pathPrefix") or "/")
     url = settings.get("url")
