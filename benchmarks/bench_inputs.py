@@ -8,6 +8,7 @@ same rows in every format.
 
 from __future__ import annotations
 
+import csv
 import json
 import random
 from pathlib import Path
@@ -34,11 +35,6 @@ def _rows(n: int, seed: int = 7):  # type: ignore[no-untyped-def]
         yield BASE + path, lastmod, CHANGEFREQS[i % 3], f"0.{i % 10}"
 
 
-def _csv_cell(text: str) -> str:
-    """A cell as csv.writer quotes it (minimal quoting)."""
-    return f'"{text.replace(chr(34), chr(34) * 2)}"' if any(c in text for c in ',"\n') else text
-
-
 def write_inputs(folder: Path, n: int, alternates: bool = True) -> dict[str, Path]:
     """urls.tsv (loc, lastmod), urls.csv (all four columns), urls.jsonl (all four keys),
     urls.txt (loc), loc-only / loc+priority / loc+changefreq TSVs, and (``alternates``)
@@ -47,6 +43,7 @@ def write_inputs(folder: Path, n: int, alternates: bool = True) -> dict[str, Pat
     paths = {k: folder / (f"urls.{k}" if k in ("tsv", "csv", "jsonl", "txt")
                           else f"urls-{k}.tsv") for k in names}
     files = {k: open(p, "w", encoding="utf-8", newline="") for k, p in paths.items()}
+    table = csv.writer(files["csv"], lineterminator="\n")  # quotes a loc with a comma
     try:
         files["tsv"].write("loc\tlastmod\n")
         files["csv"].write("loc,lastmod,changefreq,priority\n")
@@ -55,7 +52,7 @@ def write_inputs(folder: Path, n: int, alternates: bool = True) -> dict[str, Pat
         files["changefreq"].write("loc\tchangefreq\n")
         for loc, lastmod, changefreq, priority in _rows(n):
             files["tsv"].write(f"{loc}\t{lastmod}\n")
-            files["csv"].write(f"{_csv_cell(loc)},{lastmod},{changefreq},{priority}\n")
+            table.writerow((loc, lastmod, changefreq, priority))
             files["jsonl"].write(json.dumps({"loc": loc, "lastmod": lastmod,
                                              "changefreq": changefreq,
                                              "priority": float(priority)},

@@ -338,3 +338,15 @@ def test_the_reader_expects_rows_from_a_plain_files_size(tmp_path):
         reader = LineReader(raw, "text", block_size=4096)
         next(reader.blocks())
         assert reader.expected_rows() is None
+
+
+def test_arrow_data_expects_the_rows_it_holds():
+    """A table or batch knows its rows before they are read; a stream does not."""
+    import pyarrow as pa
+
+    from sitemapkit.sources.inputs.arrowcols import ArrowSource
+    table = pa.table({"loc": [f"{BASE}p/{i}" for i in range(1_234)]})
+    assert ArrowSource(table).expected_rows() == 1_234
+    assert ArrowSource(table.to_batches()[0]).expected_rows() == 1_234
+    reader = pa.RecordBatchReader.from_batches(table.schema, table.to_batches())
+    assert ArrowSource(reader).expected_rows() is None

@@ -30,6 +30,7 @@ from .options import WriterOptions
 from .result import WriteResult
 
 EXAMPLES_KEPT = 100  # skipped entries and duplicates kept as examples in the result
+RESERVE_MAX = 50_000_000  # rows the duplicate table makes room for at once, at most
 
 
 @runtime_checkable
@@ -50,6 +51,10 @@ class LineSource(Protocol):
 
     def loc_at(self, start: int, end: int) -> str:
         """The loc of the row at ``start`` (to name a duplicate)."""
+
+    def expected_rows(self) -> int | None:
+        """About how many rows the input holds, asked once the first block is current
+        (the duplicate table makes room for them at once); None when it cannot say."""
 
 
 @dataclass
@@ -116,12 +121,12 @@ class ShardStream:
     def _stream_lines(self, source: LineSource) -> None:
         """Input bytes straight into the hot unit; the source parses what it leaves."""
         buf, impl = self.buf, self.impl
-        expected = getattr(source, "expected_rows", None)  # a file's size says how many
+        first = True
         for pos in source.blocks():
-            if expected is not None:  # asked once, with the first block in hand
-                rows, expected = expected(), None
+            if first:  # how many rows are coming, asked once with the first block in hand
+                first, rows = False, source.expected_rows()
                 if rows:
-                    self.seen.reserve(rows)
+                    self.seen.reserve(min(rows, RESERVE_MAX))
             while True:
                 status, start, end = source.feed(buf, pos)
                 if status == impl.EXHAUSTED:

@@ -32,10 +32,11 @@ class ArrowSource:
     def __init__(self, data: Any, what: str = "the Arrow data") -> None:
         import pyarrow as pa
 
+        self._total: int | None = None  # rows, where the data says before it is read
         if isinstance(data, pa.Table):
-            self.schema, batches = data.schema, data.to_batches()
+            self.schema, batches, self._total = data.schema, data.to_batches(), data.num_rows
         elif isinstance(data, pa.RecordBatch):
-            self.schema, batches = data.schema, [data]
+            self.schema, batches, self._total = data.schema, [data], data.num_rows
         elif isinstance(data, pa.RecordBatchReader):
             self.schema, batches = data.schema, data
         else:
@@ -56,6 +57,10 @@ class ArrowSource:
             for start in range(0, batch.num_rows, CHUNK_ROWS):
                 self._load(batch.slice(start, CHUNK_ROWS).select(self.columns))
                 yield 0
+
+    def expected_rows(self) -> int | None:
+        """A table's or batch's row count; a reader's is not known ahead."""
+        return self._total
 
     def feed(self, buf: Any, pos: int) -> tuple[int, int, int]:
         return buf.feed_cells(self._buffers, pos, self._count)  # type: ignore[no-any-return]

@@ -24,7 +24,6 @@ from ...errors import InputError
 from ...rules.model import EntryError
 from .readers import BOM, MAX_LINE, UNREADABLE, Reader, unreadable
 
-RESERVE_MAX = 50_000_000  # rows the duplicate table makes room for at once, at most
 BLOCK = 1 << 18  # bytes read at a time; a block ends at a line end. Small enough that the
 # hot unit returns (and can hand over the GIL) every ~1 ms: a worker thread needs the GIL
 # each time its deflate output buffer grows, and waits while the main thread holds it
@@ -70,7 +69,7 @@ class LineReader:
         lines = self.block.count(b"\n")
         if not stat.S_ISREG(info.st_mode) or not lines:
             return None
-        return min(info.st_size * lines // len(self.block), RESERVE_MAX)
+        return info.st_size * lines // len(self.block)
 
     def blocks(self) -> Iterator[int]:
         """Make each block of complete lines current (``self.block``) and yield the
