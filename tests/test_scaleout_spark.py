@@ -4,8 +4,8 @@ files written as sitemaps by `sitemapkit write DIR`."""
 
 from __future__ import annotations
 
+import contextlib
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -188,11 +188,11 @@ def test_past_the_driver_budget_the_engine_finds_the_repeats_and_says_so(spark, 
     assert not quiet.notes
 
 
-def test_a_partition_whose_rows_move_between_the_passes_is_written_again_by_key(spark,
-                                                                                 tmp_path):
+@pytest.mark.parametrize("fmt", ["xml", "text"])
+def test_rows_in_another_order_in_every_job_still_give_the_set(spark, tmp_path, fmt):
     """Rows shuffled afresh in every job (random order in Python), as a shuffle's output
-    may come on a cluster: the positions the first pass found no longer hold the
-    repeats, the write sees it, says so, and leaves them out by key instead."""
+    may come on a cluster: the rows are read once (a text sitemap's twice, its repeats
+    then left out by key), so whatever order they come in, each URL is there once."""
     rows = mixed_rows()
 
     def shuffled(batches):
@@ -206,16 +206,33 @@ def test_a_partition_whose_rows_move_between_the_passes_is_written_again_by_key(
 
     df = spark.createDataFrame(spark.sparkContext.parallelize(rows, 4), SCHEMA).mapInArrow(
         shuffled, SCHEMA)
-    result = write_sitemaps(df, tmp_path / "out", data.BASE, fsync=False, duplicates="driver")
-    [note] = [n for n in result.notes if "came to the write" in n]
-    assert re.fullmatch(r"partition \d came to the write in another order than to the "
-                        r"duplicate check \(row [\d,]+ holds '.*', not the URL found there "
-                        r"before\); it was written again leaving out its repeats by key "
-                        r"\(persist\(\) the DataFrame to spare that pass\)", note), note
-    want = single_process(rows, tmp_path)
-    assert sorted(u.loc for u in read_set(tmp_path / "out", data.BASE).urls) == \
-        sorted(loc for loc, _ in want)
+    result = write_sitemaps(df, tmp_path / "out", data.BASE, fsync=False, duplicates="driver",
+                            format=fmt)
+    want = sorted(loc for loc, _ in single_process(rows, tmp_path))
+    entry = "sitemap-index.xml" if fmt == "text" else "sitemap.xml"  # text: an index
+    locs = sorted(read_set(tmp_path / "out", data.BASE, entry).locs)
+    assert locs == want
     assert (result.url_count, result.duplicate_count) == (len(want), len(rows) - len(want))
+    assert not result.notes
+    assert not [n for n in os.listdir(tmp_path / "out") if n.startswith(".sitemapkit-")]
+
+
+@pytest.mark.parametrize("check", ["driver", "engine"])
+def test_the_merge_holds_one_range_of_keys_at_a_time(spark, tmp_path, monkeypatch, check):
+    """With room for a few hundred keys a step, the repeats are found over 256 ranges of
+    keys (on the driver, or one Spark task each): the set of the single process, every
+    first copy kept, and nothing the run kept left behind."""
+    from sitemapkit.write import kept
+
+    monkeypatch.setattr(kept, "MERGE_RANGE_BYTES", 16 * 300)
+    assert len(kept.merge_plan([kept.KeptKeys(0, 1300, (0,) * 257)], 16 * 300)) == 5
+    rows = mixed_rows()
+    df = spark.createDataFrame(spark.sparkContext.parallelize(rows, 4), SCHEMA)
+    result = write_sitemaps(df, tmp_path / "out", data.BASE, fsync=False, duplicates=check)
+    want = single_process(rows, tmp_path)
+    assert {(u.loc, u.lastmod) for u in read_set(tmp_path / "out", data.BASE).urls} == want
+    assert (result.url_count, result.duplicate_count) == (len(want), len(rows) - len(want))
+    assert sorted(os.listdir(tmp_path / "out")) == sorted([*result.shard_files, "sitemap.xml"])
 
 
 def test_duplicates_option_is_checked_before_any_job(spark, tmp_path):
@@ -227,12 +244,83 @@ def test_duplicates_option_is_checked_before_any_job(spark, tmp_path):
         write_sitemaps(df, tmp_path, data.BASE, driver_budget=-1)
 
 
-def test_auto_keeps_the_keys_within_what_the_driver_jvm_can_collect(spark):
-    """At the default 1 GB driver (16,000,000 URLs' keys ended such a session), "auto"
-    moves the check into the engine past a quarter of it, at 24 bytes a URL."""
-    from sitemapkit.spark import _budget
+FINISH_HOOK = '''
+import os, threading
+FIFO = os.environ.get("SITEMAPKIT_TEST_FINISH_FIFO")
+if FIFO:  # every finish task stores its shards, says so, then waits for the kill
+    from sitemapkit.write import prepared
+    real = prepared.PreparedPartition.write
+    def write(self, *args, **kwargs):
+        real(self, *args, **kwargs)
+        with open(FIFO, "w") as fh:
+            fh.write(f"{os.getpgid(0)}\\n")
+        threading.Event().wait()
+    prepared.PreparedPartition.write = write
+'''
 
-    room = (1 << 30) // 4 // 24 * 16
-    assert _budget(spark, 2 << 30)[0] == room
-    assert "spark.driver.memory" in _budget(spark, 2 << 30)[1]
-    assert _budget(spark, 1000) == (1000, "driver_budget")
+KILLED_RUN = '''
+import os, sys
+os.environ["PYSPARK_PYTHON"] = sys.executable
+from pyspark.sql import SparkSession
+from sitemapkit.spark import write_sitemaps
+out, base = sys.argv[1], sys.argv[2]
+spark = (SparkSession.builder.master("local[2]").appName("sitemapkit-killed")
+         .config("spark.ui.enabled", "false")
+         .config("spark.ui.showConsoleProgress", "false").getOrCreate())
+spark.sparkContext.setLogLevel("FATAL")
+rows = [(f"{base}new/{p}/{i}",) for p in range(4) for i in range(400)]
+rows += [(f"{base}new/0/{i}",) for i in range(50)]
+write_sitemaps(spark.createDataFrame(spark.sparkContext.parallelize(rows, 4), "loc string"),
+               out, base, fsync=False)
+'''
+
+
+def test_a_driver_killed_in_the_finish_job_leaves_the_old_set_and_the_next_run_tidies(
+        spark, tmp_path):
+    """The driver's process group is killed while the finish job runs (both running
+    tasks have staged their shards and wait: the event, never a clock): the live set is
+    the old one, and the next run removes the prepared shards and keys the killed one
+    kept, with everything else it staged."""
+    import signal
+
+    out = tmp_path / "site"
+    old = [(f"{data.BASE}old/{i}",) for i in range(300)]
+    write_sitemaps(spark.createDataFrame(old, "loc string"), out, data.BASE, fsync=False)
+    before = files(out)
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(FINISH_HOOK)
+    fifo = tmp_path / "finishing"
+    os.mkfifo(fifo)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(hook), *filter(None, [os.environ.get("PYTHONPATH")])]),
+        "SITEMAPKIT_TEST_FINISH_FIFO": str(fifo)}
+    run = subprocess.Popen([sys.executable, "-c", KILLED_RUN, str(out), data.BASE], env=env,
+                           start_new_session=True, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+    groups: list[int] = []
+    try:
+        while len(groups) < 2:  # both cores' tasks are done storing and wait
+            with open(fifo) as fh:
+                groups += [int(line) for line in fh.read().split()]
+    finally:
+        for group in {run.pid, *groups}:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(group, signal.SIGKILL)
+        run.wait()
+    left = sorted(n for n in os.listdir(out) if n not in before)
+    assert any(n.startswith(".sitemapkit-kept-p0") for n in left), left
+    assert any(n.startswith(".sitemapkit-staged-") for n in left), left
+    assert {n: files(out)[n] for n in before} == before  # the live set as it was
+    assert sorted(read_set(out, data.BASE).locs) == sorted(loc for (loc,) in old)
+
+    new = [(f"{data.BASE}new/{i}",) for i in range(200)]
+    result = write_sitemaps(spark.createDataFrame(new, "loc string"), out, data.BASE,
+                            fsync=False)
+    assert sorted(os.listdir(out)) == sorted([*result.shard_files, *result.retained,
+                                              "sitemap.xml"])  # the old shards: one more run
+    # what it kept under names this run did not use again (it wrote 4 partitions, this
+    # run 2) and what it staged went with this run's commit
+    assert {n for n in left if n.startswith((".sitemapkit-kept-p00002", ".sitemapkit-kept-p00003",
+                                             ".sitemapkit-staged-"))} <= set(result.removed)
+    assert sorted(read_set(out, data.BASE).locs) == sorted(loc for (loc,) in new)

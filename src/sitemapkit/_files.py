@@ -18,6 +18,8 @@ from typing import BinaryIO, cast
 
 TMP_PREFIX = ".sitemapkit-tmp-"
 STAGED_PREFIX = ".sitemapkit-staged-"  # a partition's shard until its commit moves it
+KEPT_PREFIX = ".sitemapkit-kept-"  # an engine's prepared shard or keys, until its second job
+KEPT_MAGIC = b"sitemapkit kept\n"  # the first bytes of every kept object: provably ours
 # the generator mark of the human view's pages: `site` never takes them for pages, and
 # only pages carrying it are removed as an earlier view's
 HUMAN_VIEW_GENERATOR = "sitemapkit human view"

@@ -1,59 +1,47 @@
 """PySpark adapter: ``write_sitemaps(df, out, base_url)`` on the active SparkSession.
 
-Each Spark partition becomes one ``write_partition`` call inside ``mapInArrow`` on
-an executor: the partition's Arrow batches go straight into the hot unit's byte path
-(``sources.arrowcols``), no Python object per row, and each row crosses from the JVM
-into Python once. Only the manifests (a few hundred bytes per shard) are collected to
-the driver, which commits once. A URL in two partitions is written once, the first
-partition's copy kept. Two ways to find the repeats (``duplicates``):
+Each Spark partition becomes one partition of the set, its Arrow batches straight
+into the hot unit's byte path (``sources.arrowcols``: no Python object per row), and
+each row is read from the DataFrame once. A URL in two partitions is written once,
+the first partition's copy kept (``spark.passes``):
 
-- ``"driver"``: the JVM keys every URL (two XXH64 words, ``spark.keys``) and the
-  driver collects the keys, 16 bytes a URL, and finds each partition's repeats; each
-  partition is then written once without them, in its own order, as ``sitemapkit
-  write`` of the parts would.
-- ``"engine"``: Spark's own shuffle finds them (the rows moved by key, the first in
-  input order kept), and the driver holds only the manifests, whatever the URL count.
-  The partitions written are the shuffle's, each in input order.
-- ``"auto"`` (the default): the driver's check unless its keys would pass
-  ``driver_budget`` bytes (``DRIVER_KEYS_BUDGET``) or what the driver's JVM can
-  collect, which a count in the JVM tells.
+1. one job reads, checks and formats every partition into shards that it keeps,
+   unwritten, in the output's storage with its URLs' 128-bit keys (the single
+   process's own, so a URL spelled two ways is one URL);
+2. the repeats are found from the kept keys one range at a time, so the driver holds
+   one range (``write.kept.MERGE_RANGE_BYTES``) whatever the URL count: on the driver
+   (``duplicates="driver"``) or one Spark task a range (``"engine"``); ``"auto"``
+   (the default) takes the driver until the keys pass ``driver_budget`` bytes, and
+   says so when it does not;
+3. a small job, one task a partition over ``spark.range``, cuts the repeats out of
+   the kept shards, gzips and stages them; the driver commits once.
 
-``unique=True`` skips the check for data you guarantee has no duplicate URLs.
-Timestamps are formatted with their offset in Spark itself
-(``spark.sql.session.timeZone``), never as naive local times.
+A run that fails or is killed leaves the live set as it was; what it kept is removed
+by the run, or by the next commit in the same place. ``unique=True`` skips the check
+for data you guarantee has no duplicate URLs: one job. Timestamps are formatted with
+their offset in Spark itself (``spark.sql.session.timeZone``), never as naive local
+times.
 """
 
 from __future__ import annotations
 
-import itertools
-import json
 import os
-import re
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from .. import _urlset
-from ..errors import ConfigError, PartitionError
-from ..sources.inputs.partitions import KEY_BYTES, table_columns
+from ..errors import ConfigError
+from ..sources.inputs.partitions import table_columns
+from ..write import kept as kept_keys
+from ..write.kept import KeptKeys, kept_names
 from ..write.options import WriterOptions, resolve
-from ..write.partition import (
-    DRIVER_KEYS_BUDGET,
-    check_duplicates_option,
-    choose_check,
-    repeat_examples,
-    sorted_keys,
-    write_partition,
-)
+from ..write.partition import DRIVER_KEYS_BUDGET, check_duplicates_option, choose_check
 from ..write.result import WriteResult
 from ..write.setcommit import commit
-from ..write.storage import open_storage, staged
-from .keys import Drops, driver_keys, engine_marked, extra_repeats, with_keys
-from .screen import PartitionOrderError, Screen
+from .passes import Job
 
 __all__ = ["write_sitemaps"]
 
-_SITEMAPKIT_ERROR = re.compile(r"sitemapkit\.[\w.]*(?:Error|Exception): (.+)")
 W3C_TIMESTAMP = "yyyy-MM-dd'T'HH:mm:ssXXX"  # Spark datetime pattern: offset as +hh:mm or Z
 
 
@@ -88,155 +76,46 @@ def write_sitemaps(df: Any, out: str | os.PathLike[str], base_url: str, *,
         else:
             selected.append(F.col(name))
     frame = df.select(*selected)
-    if npartitions:  # a shuffle: kept, so both passes see the same partitions
-        frame = frame.repartition(npartitions).persist()
+    if npartitions:
+        frame = frame.repartition(npartitions)
+    job = Job(os.fspath(out), prefix, opts, storage_options)
     notes: list[str] = []
-    try:
-        how = "none" if unique else duplicates
-        if how == "auto":
-            budget, limit = _budget(frame.sparkSession, driver_budget)
-            how = choose_check(frame.count(), budget, notes, limit)
-        if how != "driver":
-            manifests = _write(frame if unique else engine_marked(frame, prefix), out,
-                               prefix, opts, storage_options, check=False)
-        else:
-            manifests = _driver_check(frame, out, prefix, opts, storage_options, notes)
-    finally:
-        if npartitions:
-            frame.unpersist()
-    for manifest in manifests:
-        manifest.pop("_own", None)
+    if unique:
+        manifests = job.write_unique(frame)
+    else:
+        manifests = _checked(job, frame, duplicates, driver_budget, notes)
     result = commit(out, manifests, prefix, options=opts, storage_options=storage_options)
     result.notes[:0] = notes
     result.elapsed = time.perf_counter() - started
     return result
 
 
-JVM_KEY_BYTES = 24  # a key as it crosses the driver's JVM: two longs, a partition id, bits
-
-
-def _budget(spark: Any, driver_budget: int) -> tuple[int, str]:
-    """The driver check's budget: ``driver_budget``, or less when the driver's JVM could
-    not collect the keys (they cross it as Arrow, about 24 bytes a URL, against a
-    quarter of ``spark.driver.memory`` or ``spark.driver.maxResultSize``; at the
-    defaults, 1 GB each, 16,000,000 URLs ended the local session)."""
-    conf = spark.sparkContext.getConf()
-    to_bytes = spark.sparkContext._jvm.org.apache.spark.network.util.JavaUtils.byteStringAsBytes
-    heap = int(to_bytes(conf.get("spark.driver.memory", "1g")))
-    results = int(to_bytes(conf.get("spark.driver.maxResultSize", "1g")))
-    room = min(heap, results or heap) // 4 // JVM_KEY_BYTES * KEY_BYTES
-    if room < driver_budget:
-        return room, "what the driver's JVM can collect (a quarter of spark.driver.memory " \
-            "or spark.driver.maxResultSize, at 24 bytes a URL)"
-    return driver_budget, "driver_budget"
-
-
-def _driver_check(frame: Any, out: str | os.PathLike[str], prefix: str, opts: WriterOptions,
-                  storage_options: Mapping[str, Any] | None,
-                  notes: list[str]) -> list[dict[str, Any]]:
-    """The driver's check: the keys pass in the JVM; every partition written once,
-    leaving out its repeats; then, rarely, the partitions a repeat in another spelling
-    made wrong, again."""
-    from pyspark.sql import functions as F
-
-    arrays, drops = driver_keys(frame)
+def _checked(job: Job, frame: Any, duplicates: str, driver_budget: int,
+             notes: list[str]) -> list[dict[str, Any]]:
+    """The checked write: prepare, merge, finish; whatever fails, nothing this run
+    kept stays behind (the live set is untouched until the commit)."""
+    text = job.opts.format == "text"  # read twice: a text line keeps no lastmod to cut by
+    if text:
+        frame = frame.persist()  # both reads see the same partitions
+    spark = frame.sparkSession
+    storage = job.storage()
     try:
-        manifests = _write(frame, out, prefix, opts, storage_options, check=True,
-                           positions=drops)
-    except PartitionOrderError as exc:  # rows met in another order: by key
-        notes.append(f"{exc}; it was written again leaving out its repeats by key "
-                     "(persist() the DataFrame to spare that pass)")
-        manifests = _write(with_keys(frame), out, prefix, opts, storage_options, check=True,
-                           keys={pid: sorted_keys(d.keys, _urlset) for pid, d in drops.items()})
-    again = extra_repeats(arrays, drops, {m["partition"]: m.pop("_own", b"")
-                                         for m in manifests})
-    if again:  # a URL repeated in another spelling: those partitions again
-        redone = _write(with_keys(frame), out, prefix, opts, storage_options, check=True,
-                        keys=again, where=F.spark_partition_id().isin(sorted(again)))
-        _drop_superseded(out, storage_options, opts, manifests, redone)
-        manifests = [m for m in manifests if m["partition"] not in again] + redone
-    return manifests
-
-
-def _write(frame: Any, out: str | os.PathLike[str], prefix: str, opts: WriterOptions,
-           storage_options: Mapping[str, Any] | None, *, check: bool,
-           positions: dict[int, Drops] | None = None, keys: dict[int, bytes] | None = None,
-           where: Any = None) -> list[dict[str, Any]]:
-    """The one pass of rows through Python: each partition screened (``Screen``) and
-    written; its manifest back, with (``check``) the keys of the locs the JVM could not
-    key. Repeats leave by the first pass's ``positions`` or by ``keys`` (the frame then
-    carries its key columns); ``where``: which partitions (a condition on
-    ``spark_partition_id()``, so the others never leave the JVM)."""
-    out_text = os.fspath(out)
-    shared = frame.sparkSession.sparkContext.broadcast((positions or {}, keys or {}))
-    some = where is not None  # (the closure takes no Column: it holds a JVM handle)
-
-    def write(batches: Iterator[Any]) -> Iterator[Any]:
-        pid = _partition_id()
-        if some:  # a partition the condition left empty is not this job's
-            head = next(batches, None)
-            if head is None:
-                return
-            batches = itertools.chain([head], batches)
-        at, by_key = shared.value
-        screen = Screen(prefix, pid, check, at.get(pid), by_key.get(pid, b""))
-        manifest = write_partition(screen.rows(batches), out_text, prefix, pid,
-                                   options=opts, storage_options=storage_options)
-        manifest.duplicate_count += screen.dropped
-        manifest.examples += repeat_examples(f"partition {pid}", screen.examples, "partition")
-        yield _answer(pid, json.dumps(manifest.to_dict()).encode(), screen.own_keys)
-
-    try:
-        return [{**json.loads(data), "_own": own} for _, data, own in sorted(_collected(
-            (frame if where is None else frame.where(where)).mapInArrow(write, _ANSWER)))]
-    finally:
-        shared.unpersist()
-
-
-def _drop_superseded(out: str | os.PathLike[str], storage_options: Mapping[str, Any] | None,
-                     opts: WriterOptions, first: list[dict[str, Any]],
-                     redone: list[dict[str, Any]]) -> None:
-    """The shards this run staged for a partition it then wrote again, and no index
-    lists: removed here, so the commit does not report them as another run's."""
-    again = {m["partition"] for m in redone}
-    keep = {s["name"] for m in redone for s in m["shards"]}
-    stale = [s["name"] for m in first if m["partition"] in again for s in m["shards"]
-             if s["name"] not in keep]
-    if stale:
-        open_storage(out, fsync=opts.fsync, follow_symlink=opts.follow_symlink,
-                     storage_options=storage_options).delete([staged(n) for n in stale])
-
-
-_ANSWER = "pid int, data binary, own binary"  # each task's manifest and keys it made
-
-
-def _partition_id() -> int:
-    from pyspark import TaskContext
-
-    context = TaskContext.get()
-    if context is None:  # only ever called inside a task: a partition is never guessed
-        raise RuntimeError("sitemapkit.spark: no Spark task context")
-    return int(context.partitionId())
-
-
-def _answer(pid: int, data: bytes, own: bytes) -> Any:
-    import pyarrow as pa
-
-    return pa.RecordBatch.from_pydict({"pid": [pid], "data": [data], "own": [own]},
-                                      schema=pa.schema([("pid", pa.int32()),
-                                                        ("data", pa.binary()),
-                                                        ("own", pa.binary())]))
-
-
-def _collected(frame: Any) -> list[tuple[int, bytes, bytes]]:
-    """(partition, manifest, keys) of every task, with a sitemapkit error raised on an executor
-    (Spark wraps it in a Java one) given back as the ``PartitionError`` it was."""
-    try:
-        return [(row.pid, bytes(row.data), bytes(row.own)) for row in frame.collect()]
-    except Exception as exc:
-        raised = _SITEMAPKIT_ERROR.findall(str(exc))
-        if raised and "PartitionOrderError: " in str(exc):
-            raise PartitionOrderError(raised[-1]) from None
-        if raised:
-            raise PartitionError(f"{raised[-1]}; nothing was committed") from None
+        answers = job.prepare(frame, text)
+        parts = [KeptKeys.from_dict(a["keys"]) for a in answers]
+        how = duplicates
+        if how == "auto":
+            how = choose_check(sum(p.count for p in parts), driver_budget, notes)
+        sections, ranges = job.merge(spark, parts, how == "driver",
+                                     kept_keys.MERGE_RANGE_BYTES)
+        if text:
+            manifests = job.write_again(frame, sections)
+        else:
+            manifests = job.finish(spark, [a["prepared"] for a in answers], sections)
+        storage.drop_kept(kept_names(parts, ranges))
+        return manifests
+    except BaseException:
+        storage.drop_kept()  # every kept object here is this run's (one writer a place)
         raise
+    finally:
+        if text:
+            frame.unpersist()

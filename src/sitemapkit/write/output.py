@@ -20,6 +20,8 @@ from collections.abc import Callable, Collection, Iterable, Iterator
 from pathlib import Path
 from urllib.parse import unquote
 
+from .._files import KEPT_MAGIC as KEPT_MAGIC
+from .._files import KEPT_PREFIX as KEPT_PREFIX
 from .._files import STAGED_PREFIX as STAGED_PREFIX
 from .._files import TMP_PREFIX as TMP_PREFIX
 from .._files import NotRegular as NotRegular
@@ -255,7 +257,8 @@ def named_file(exc: OSError) -> str:
     """`` (FILE)`` for the file an error names, unless it is one of the run's own
     temporary or staged names: the folder is named already, and that name is ours."""
     name = os.fspath(exc.filename) if exc.filename else ""
-    if not name or os.path.basename(str(name)).startswith((TMP_PREFIX, STAGED_PREFIX)):
+    if not name or os.path.basename(str(name)).startswith((TMP_PREFIX, STAGED_PREFIX,
+                                                            KEPT_PREFIX)):
         return ""
     return f" ({name})"
 

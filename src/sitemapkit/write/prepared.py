@@ -11,7 +11,9 @@ them. A bad entry fails the first pass, before anything is stored.
 The kept shards, about ten times the size of the gzipped ones, stay in memory where
 the first pass ran (a Dask worker holds them as a task result and spills them as it
 spills any data; a folder-mode worker process up to ``affinity.KEEP_BYTES``) or,
-past ``keep_bytes``, in files in ``spill_dir``. Text sitemaps are not prepared: their
+past ``keep_bytes``, in files in ``spill_dir``; or, for an engine whose second job
+may run anywhere (Spark), in the output's own storage (``keep_in``: ``Storage.keep``),
+which the second pass reads back and removes. Text sitemaps are not prepared: their
 lines keep no lastmod, so a cut shard could not tell its newest.
 """
 
@@ -50,9 +52,14 @@ class PreparedShard:
     data: bytes = b""
     keys: bytes = b""
     spilled: str | None = None
+    kept: str | None = None  # its name in the output's storage (``Storage.keep``)
 
-    def load(self) -> tuple[bytes, bytes]:
+    def load(self, storage: Storage | None = None) -> tuple[bytes, bytes]:
         """(shard bytes, keys)."""
+        if self.kept is not None:
+            assert storage is not None
+            both = storage.read_kept(self.kept)
+            return both[:self.raw_bytes], both[self.raw_bytes:]
         if self.spilled is None:
             return self.data, self.keys
         with open(self.spilled, "rb") as fh:
@@ -85,6 +92,23 @@ class PreparedPartition:
         kept shards and let a worker outgrow its memory limit instead."""
         return object.__sizeof__(self) + self.nbytes
 
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for an engine to send to its second job: only what ``keep_in``
+        left in storage (the shards' names), never their bytes, and no keys."""
+        assert all(s.kept is not None for s in self.shards)
+        return {"partition": self.partition, "base_url": self.base_url,
+                "shards": [[s.urls, s.raw_bytes, s.newest_lastmod, s.kept] for s in self.shards],
+                "duplicate_count": self.duplicate_count, "skipped_count": self.skipped_count,
+                "skipped_by_rule": self.skipped_by_rule, "examples": self.examples}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], options: WriterOptions) -> PreparedPartition:
+        shards = [PreparedShard(urls, raw, newest, kept=name)
+                  for urls, raw, newest, name in data["shards"]]
+        return cls(int(data["partition"]), str(data["base_url"]), options, shards, b"",
+                   int(data["duplicate_count"]), int(data["skipped_count"]),
+                   dict(data["skipped_by_rule"]), list(data["examples"]))
+
     def without_keys(self) -> PreparedPartition:
         """The same partition without its keys: all the second pass needs to be sent."""
         return replace(self, keys=b"")
@@ -109,13 +133,14 @@ class PreparedPartition:
             with ThreadPoolExecutor(workers) as pool:
                 for shard in self.shards:
                     into = scratch[len(stored) % len(scratch)] if scratch else None
-                    data, urls, newest = self._cut(shard, drop, named, into)
+                    data, urls, newest = self._cut(shard, drop, named, into, storage)
                     if urls:
                         stored.append(pool.submit(self._store, storage, len(stored) + 1,
                                                   data, urls, newest))
                     if len(stored) > workers:  # few shards in memory at once
                         stored[-workers - 1].result()
                 shards = [job.result() for job in stored]
+            storage.drop_kept([s.kept for s in self.shards if s.kept is not None])
         except OSError as exc:
             raise storage_error(storage, exc) from exc
         url_count = sum(s.urls for s in shards)
@@ -127,10 +152,11 @@ class PreparedPartition:
             examples=list(self.examples)), named
 
     def _cut(self, shard: PreparedShard, drop: bytes, named: list[str],
-             out: bytearray | None) -> tuple[bytes | memoryview, int, str | None]:
+             out: bytearray | None, storage: Storage) -> tuple[bytes | memoryview, int,
+                                                               str | None]:
         """The shard's bytes without the dropped URLs (in ``out`` when any is), its
         URL count and newest lastmod."""
-        data, keys = shard.load()
+        data, keys = shard.load(storage)
         if not drop:
             return data, shard.urls, shard.newest_lastmod
         cut, urls, newest, found = _urlset.drop_urls(data, keys, drop, False,
@@ -158,9 +184,10 @@ class _Keeping(MemoryShards):
     spilled to a file in ``spill_dir``."""
 
     def __init__(self, prefix: str, opts: WriterOptions, impl: ModuleType, partition: int,
-                 spill_dir: str | None, keep_bytes: int) -> None:
+                 spill_dir: str | None, keep_bytes: int, keep_in: Storage | None) -> None:
         super().__init__(prefix, opts, impl, keep=False)
         self.partition, self.spill_dir, self.room = partition, spill_dir, keep_bytes
+        self.keep_in = keep_in
         self.kept: list[PreparedShard] = []
         self.keys: list[bytes] = []  # every shard's, for the driver's ascending copy
         self.buf.key_locs()
@@ -169,7 +196,11 @@ class _Keeping(MemoryShards):
         buf = self.buf
         keys = buf.take_keys()
         self.keys.append(keys)
-        if self.spill_dir is None or len(data) + len(keys) <= self.room:
+        if self.keep_in is not None:
+            name = kept_shard_name(self.partition, len(self.kept) + 1)
+            self.keep_in.keep(name, [data, keys])
+            shard = PreparedShard(buf.count, len(data), buf.newest_lastmod, kept=name)
+        elif self.spill_dir is None or len(data) + len(keys) <= self.room:
             self.room -= len(data) + len(keys)
             shard = PreparedShard(buf.count, len(data), buf.newest_lastmod, data, keys)
         else:
@@ -182,25 +213,37 @@ class _Keeping(MemoryShards):
         return super().submit(data)
 
 
+def kept_shard_name(partition: int, number: int) -> str:
+    """A prepared shard's name in the output's storage (``Storage.keep``): one per
+    partition and number, so a retried task writes the same name again."""
+    return f"p{partition:05d}-{number:05d}.xml"
+
+
 def prepare_partition(entries: Iterable[object] | LineSource, base_url: str,
                       partition_id: int, *, options: WriterOptions | None = None,
                       spill_dir: str | os.PathLike[str] | None = None, keep_bytes: int = 0,
+                      keep_in: Storage | None = None,
                       _impl: ModuleType | None = None, **overrides: Any) -> PreparedPartition:
     """A partition's first pass: every entry read, checked and formatted into shards
     that are kept, not stored: in memory, or with ``spill_dir`` in files there once
-    ``keep_bytes`` are kept in memory. A bad entry raises ``EntryError`` naming the
-    partition and the entry's offset in it (``on_invalid="skip"`` counts it instead)."""
+    ``keep_bytes`` are kept in memory, or with ``keep_in`` all in that storage. A bad
+    entry raises ``EntryError`` naming the partition and the entry's offset in it
+    (``on_invalid="skip"`` counts it instead)."""
     opts, prefix = resolve(options, overrides, base_url)
     if opts.format == "text":
         raise ConfigError("a text sitemap keeps no lastmod in its lines, so a prepared "
                           "shard could not tell its newest after a cut: write text "
                           "partitions with write_once")
     run = _Keeping(prefix, opts, _impl or _urlset, partition_id,
-                   None if spill_dir is None else os.fspath(spill_dir), keep_bytes)
+                   None if spill_dir is None else os.fspath(spill_dir), keep_bytes, keep_in)
     try:
         run.stream(entries)
     except EntryError as exc:
         raise in_partition(exc, partition_id) from None
+    except OSError as exc:
+        if keep_in is None:
+            raise
+        raise storage_error(keep_in, exc) from exc
     r = run.result
     return PreparedPartition(
         partition_id, prefix, opts, run.kept,

@@ -150,8 +150,9 @@ def _tidy(storage: Storage, previous: list[str], opts: WriterOptions, r: WriteRe
     or CDN that fetched the old index a moment ago (search engines fetch shards long
     after the index) still finds every shard it names. Shard files that neither set
     lists (older generations, failed runs) go now, and so do the previous set's
-    indexes and copies that the new set does not reuse, and the temp files of
-    partition tasks that were killed mid-write (their retries wrote the shards again).
+    indexes and copies that the new set does not reuse, the temp files of
+    partition tasks that were killed mid-write (their retries wrote the shards again),
+    and what an engine run killed between its jobs kept (``Storage.keep``).
     """
     live = set(r.files)
     shard_like = _shard_names(opts)
@@ -171,6 +172,7 @@ def _tidy(storage: Storage, previous: list[str], opts: WriterOptions, r: WriteRe
               and shard_like.fullmatch(n[len(STAGED_PREFIX):])]
     try:
         r.removed += storage.delete(gone + strays + unused)
+        r.removed += storage.drop_kept()  # a killed engine run's prepared shards and keys
         r.removed += storage.remove_dead_temps(sorted(live | kept), opts.entry_names)
     except OSError as exc:
         r.warnings.append(f"the new sitemaps are live, but removing "

@@ -7,6 +7,11 @@ the final name), which nothing publishes, validates or lists, and moved to their
 names by the commit, just before the index that lists them: so a partitioned run that
 is killed, however long it ran, leaves no file under a sitemap's name that the live
 index does not list. A move is a rename on a disk and a server-side copy on a store.
+
+An engine whose tasks cannot hand a result to a later task (Spark) *keeps* its
+prepared shards and keys here between its two jobs (``keep``): hidden names
+(``KEPT_PREFIX``), never synced, each object starting with ``KEPT_MAGIC``, so that
+the run, or the next commit here if the run was killed, removes them and nothing else.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ import contextlib
 import os
 import posixpath
 import re
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -23,12 +28,17 @@ from typing import Any, Protocol
 from ..errors import ConfigError, OutputError
 from ..protocol import MAX_BYTES, TEXT_SUFFIXES, written_by_sitemapkit
 from . import output
-from .output import STAGED_PREFIX
+from .output import KEPT_MAGIC, KEPT_PREFIX, STAGED_PREFIX
 
 
 def staged(name: str) -> str:
     """The hidden name a partition's shard is stored under until its commit."""
     return STAGED_PREFIX + name
+
+
+def kept(name: str) -> str:
+    """The hidden name of an engine's scratch object (``Storage.keep``)."""
+    return KEPT_PREFIX + name
 
 
 class Storage(Protocol):
@@ -54,6 +64,17 @@ class Storage(Protocol):
 
     def names(self) -> list[str]:
         """Every file name directly under the location."""
+
+    def keep(self, name: str, parts: Sequence[bytes | memoryview]) -> None:
+        """Store ``KEPT_MAGIC`` and ``parts`` whole under ``kept(name)``: scratch between
+        an engine's jobs, never synced (a crash loses the run that needs it anyway)."""
+
+    def read_kept(self, name: str, start: int = 0, end: int | None = None) -> bytes:
+        """Bytes ``start:end`` of what ``keep`` stored under ``name`` (after the magic)."""
+
+    def drop_kept(self, names: Collection[str] | None = None) -> list[str]:
+        """Remove kept objects (``names``, as given to ``keep``; None: every one here)
+        whose first bytes are ``KEPT_MAGIC``; returns the file names removed."""
 
     def delete(self, names: list[str]) -> list[str]:
         """Remove files (missing ones are fine); returns the names removed."""
@@ -96,6 +117,33 @@ class LocalStorage:
 
     def stage(self, name: str, data: bytes) -> None:
         output.atomic_write(self.root / staged(name), data, self.fsync)
+
+    def keep(self, name: str, parts: Sequence[bytes | memoryview]) -> None:
+        tmp = output.temp_path(self.root, kept(name))
+        try:
+            with open(tmp, "xb") as fh:
+                fh.write(KEPT_MAGIC)
+                for part in parts:
+                    fh.write(part)
+            os.replace(tmp, self.root / kept(name))
+        finally:
+            tmp.unlink(missing_ok=True)
+
+    def read_kept(self, name: str, start: int = 0, end: int | None = None) -> bytes:
+        with output.open_regular(self.root / kept(name)) as fh:
+            fh.seek(len(KEPT_MAGIC) + start)
+            return fh.read(-1 if end is None else end - start)
+
+    def drop_kept(self, names: Collection[str] | None = None) -> list[str]:
+        found = [kept(n) for n in names] if names is not None else \
+            [n for n in os.listdir(self.root) if n.startswith(KEPT_PREFIX)]
+        removed = []
+        for name in found:
+            if output.read_regular(self.root / name, len(KEPT_MAGIC)) == KEPT_MAGIC:
+                with contextlib.suppress(FileNotFoundError):
+                    (self.root / name).unlink()
+                    removed.append(name)
+        return removed
 
     def unstage(self, names: list[str]) -> None:
         for name in names:
@@ -152,6 +200,22 @@ class FsspecStorage:
 
     def stage(self, name: str, data: bytes) -> None:
         self.fs.pipe_file(self._path(staged(name)), data)
+
+    def keep(self, name: str, parts: Sequence[bytes | memoryview]) -> None:
+        self.fs.pipe_file(self._path(kept(name)), b"".join([KEPT_MAGIC, *parts]))
+
+    def read_kept(self, name: str, start: int = 0, end: int | None = None) -> bytes:
+        return bytes(self.fs.cat_file(self._path(kept(name)), start=len(KEPT_MAGIC) + start,
+                                      end=None if end is None else len(KEPT_MAGIC) + end))
+
+    def drop_kept(self, names: Collection[str] | None = None) -> list[str]:
+        found = [kept(n) for n in names] if names is not None else \
+            [n for n in self.names() if n.startswith(KEPT_PREFIX)]
+        ours = [n for n in found if self.get(n, len(KEPT_MAGIC)) == KEPT_MAGIC]
+        if ours:
+            with contextlib.suppress(FileNotFoundError):
+                self.fs.rm([self._path(n) for n in ours])
+        return ours
 
     def unstage(self, names: list[str]) -> None:
         """One server-side copy a shard (concurrent on async stores such as s3fs), then

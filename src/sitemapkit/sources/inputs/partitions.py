@@ -13,9 +13,8 @@ from __future__ import annotations
 import re
 import struct
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any
 
-from ..._urlset import KEY_MASK, loc_key
+from ..._urlset import loc_key
 from ...errors import ConfigError
 from ...protocol import URL_KEPT
 from ...rules.model import EntryError, UrlEntry
@@ -24,15 +23,12 @@ from ...rules.urls import normalize_loc
 COLUMNS = ("loc", "lastmod", "changefreq", "priority")
 KEY_BYTES = 16  # a partition key: two native 64-bit words (the hot unit's key bytes)
 _KEY = struct.Struct("=qq")
-_DIGEST = struct.Struct("<QQ")
-ENGINE_SEED = 42  # Spark SQL's xxhash64 seed
 _SEGMENT = re.escape(URL_KEPT.replace("/", ""))
 CANONICAL_PATTERN = (r"https?://[a-z0-9.\-]+(?:/(?:[" + _SEGMENT.replace(r"\.", "")
                      + "][" + _SEGMENT + "]*)?)+")
 """A loc that is already canonical: lower-case scheme and host, no port, no userinfo,
 no fragment, nothing to percent-encode, no segment that starts with a dot. For these,
-``normalize_loc`` is the identity. Written for Python's ``re``, RE2 (Arrow) and Java
-alike, so an engine can tell these locs apart itself."""
+``normalize_loc`` is the identity, so a key is made from the text as it stands."""
 _CANONICAL = re.compile(CANONICAL_PATTERN)
 
 
@@ -72,42 +68,6 @@ def partition_key(loc: object, prefix: str) -> bytes:
     buffer takes for every URL it writes from the hash its duplicate check computes."""
     first, second = loc_key(canonical_loc(loc, prefix).encode("utf-8", "surrogatepass"))
     return _KEY.pack(first, second)
-
-
-def digest_keys(digests: bytes | memoryview) -> bytes:
-    """Partition keys from 16-byte digests that an engine computed itself (``digest_of``:
-    Spark's two XXH64 words, ``spark.keys``), packed, in the form the driver's repeats
-    step and ``sorted_keys`` take: the first word shifted right one bit (127 bits, the
-    first word never negative), the second as it is, the first narrowed as the hot
-    unit's slot word is under ``SITEMAPKIT_TEST_KEY_BITS``. One mapping for the driver
-    and the executors, so a key compares equal wherever it was made."""
-    import numpy as np
-
-    words = np.frombuffer(digests, dtype="<i8").reshape(-1, 2).copy()
-    return bytes(digest_words(words).tobytes())
-
-
-def digest_words(words: Any) -> Any:
-    """``digest_keys`` in place on a numpy (n, 2) int64 array of digest words (native
-    order): no copy of a whole partition's keys."""
-    import numpy as np
-
-    first = words[:, 0].view(np.uint64)
-    first &= np.uint64(KEY_MASK)
-    first >>= np.uint64(1)
-    return words
-
-
-def digest_of(loc: str) -> bytes:
-    """The 16-byte digest an engine computes for a loc: XXH64 of its UTF-8 bytes with
-    seed 42, then XXH64 again seeded with the first (Spark SQL's ``xxhash64(loc)`` and
-    ``xxhash64(loc, loc)``), two little-endian words; here for a loc the engine could
-    not tell is canonical, in the writer's form, so both ends hash one text."""
-    import xxhash
-
-    data = loc.encode("utf-8", "surrogatepass")
-    first = xxhash.xxh64_intdigest(data, seed=ENGINE_SEED)
-    return _DIGEST.pack(first, xxhash.xxh64_intdigest(data, seed=first))
 
 
 def entries_from_rows(rows: Iterable[Sequence[object]], columns: Sequence[str]
