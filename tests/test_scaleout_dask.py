@@ -265,7 +265,7 @@ def test_text_sitemaps_find_their_repeats_on_the_workers_too(client, tmp_path):
 def test_past_the_driver_budget_the_workers_find_the_repeats_and_say_so(client, tmp_path):
     said = write_sitemaps(repeating_parts(), tmp_path / "a", data.BASE, max_urls=130,
                           fsync=False, driver_budget=4096)
-    assert said.notes == ["duplicate check in the engine: the keys of about 2,700 rows would "
+    assert said.notes == ["duplicate check in the engine: the keys of about 2,700 URLs would "
                           "take 42 KiB on the driver, past driver_budget (4.0 KiB) (estimated "
                           "from the first of 9 partitions)"]
     write_sitemaps(repeating_parts(), tmp_path / "b", data.BASE, max_urls=130, fsync=False,
@@ -275,4 +275,9 @@ def test_past_the_driver_budget_the_workers_find_the_repeats_and_say_so(client, 
         local = write_sitemaps(repeating_parts(), tmp_path / "c", data.BASE, max_urls=130,
                                fsync=False, driver_budget=4096)
     assert local.notes == said.notes
+    quiet = write_sitemaps(repeating_parts(), tmp_path / "d", data.BASE, max_urls=130,
+                           fsync=False)
+    assert quiet.notes == ["duplicate check on the driver: the keys of about 2,700 URLs take "
+                           "42 KiB, within driver_budget (2.0 GiB) (estimated from the first "
+                           "of 9 partitions)"]
     assert files(tmp_path / "c") == files(tmp_path / "a")

@@ -4,9 +4,7 @@ reader polling the index while a commit replaces the set."""
 
 from __future__ import annotations
 
-import logging
 import re
-import socket
 import threading
 import time
 
@@ -15,7 +13,7 @@ import scaleout_data as data
 from sitemap_check import read_set
 
 pytest.importorskip("s3fs", reason="the test extra installs s3fs and moto[server]")
-from moto.server import ThreadedMotoServer
+from moto_s3 import BUCKET, download, moto_s3
 
 from sitemapkit import commit, write_partition
 from sitemapkit.errors import OutputError
@@ -24,29 +22,11 @@ from sitemapkit.write.storage import open_storage, staged
 pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"),
               pytest.mark.filterwarnings("ignore::ResourceWarning")]
 BASE = data.BASE
-BUCKET = "sitemaps"
 
 
 @pytest.fixture(scope="module")
-def s3(tmp_path_factory):
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    logging.getLogger("werkzeug").setLevel(logging.ERROR)
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
-    server.start()
-    options = {"key": "testing", "secret": "testing",
-               "client_kwargs": {"endpoint_url": f"http://127.0.0.1:{port}",
-                                 "region_name": "us-east-1"}}
-    import boto3
-    import s3fs
-
-    boto3.client("s3", endpoint_url=options["client_kwargs"]["endpoint_url"],
-                 region_name="us-east-1", aws_access_key_id="testing",
-                 aws_secret_access_key="testing").create_bucket(Bucket=BUCKET)
-    fs = s3fs.S3FileSystem(**options)
-    yield fs, options
-    server.stop()
+def s3():
+    yield from moto_s3()
 
 
 def gen(tag: str, part: int, n: int) -> list[str]:
@@ -58,18 +38,6 @@ def write(impl, url, options, tag, parts=3, n=400, **kw):
     manifests = [write_partition(gen(tag, p, n), url, BASE, p, storage_options=options,
                                  _impl=impl.module, **kw) for p in range(parts)]
     return manifests, commit(url, manifests, BASE, storage_options=options, **kw)
-
-
-def download(fs, prefix, tmp_path):
-    """The bucket prefix as a local folder, to read it back with the same checks."""
-    local = tmp_path / "copy"
-    local.mkdir(exist_ok=True)
-    for old in local.iterdir():
-        old.unlink()
-    fs.invalidate_cache()
-    for key in fs.ls(f"{BUCKET}/{prefix}", detail=False):
-        (local / key.rsplit("/", 1)[1]).write_bytes(fs.cat_file(key))
-    return local
 
 
 def test_partitions_commit_on_s3(impl, s3, tmp_path):

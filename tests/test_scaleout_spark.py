@@ -21,6 +21,7 @@ if shutil.which("java") is None:  # .ci/run installs it; locally it must be ther
 from pyspark.sql import SparkSession
 from pyspark.sql import functions as F
 
+from sitemapkit._display import size
 from sitemapkit.errors import ConfigError, PartitionError
 from sitemapkit.spark import write_sitemaps
 
@@ -180,12 +181,14 @@ def test_past_the_driver_budget_the_engine_finds_the_repeats_and_says_so(spark, 
     rows = mixed_rows()
     df = spark.createDataFrame(spark.sparkContext.parallelize(rows, 4), SCHEMA)
     result = write_sitemaps(df, tmp_path / "out", data.BASE, fsync=False, driver_budget=1024)
-    assert any(n.startswith("duplicate check in the engine: the keys of "
-                            f"{len(rows):,} rows would take") for n in result.notes)
+    assert result.notes == [f"duplicate check in the engine: the keys of {len(rows):,} URLs "
+                            f"would take {size(16 * len(rows))} on the driver, past "
+                            "driver_budget (1.0 KiB)"]
     assert {(u.loc, u.lastmod) for u in read_set(tmp_path / "out", data.BASE).urls} == \
         single_process(rows, tmp_path)
     quiet = write_sitemaps(df, tmp_path / "b", data.BASE, fsync=False)
-    assert not quiet.notes
+    assert quiet.notes == [f"duplicate check on the driver: the keys of {len(rows):,} URLs "
+                           f"take {size(16 * len(rows))}, within driver_budget (2.0 GiB)"]
 
 
 @pytest.mark.parametrize("fmt", ["xml", "text"])
@@ -324,3 +327,30 @@ def test_a_driver_killed_in_the_finish_job_leaves_the_old_set_and_the_next_run_t
     assert {n for n in left if n.startswith((".sitemapkit-kept-p00002", ".sitemapkit-kept-p00003",
                                              ".sitemapkit-staged-"))} <= set(result.removed)
     assert sorted(read_set(out, data.BASE).locs) == sorted(loc for (loc,) in new)
+
+
+@pytest.fixture(scope="module")
+def s3():
+    pytest.importorskip("s3fs", reason="the test extra installs s3fs and moto[server]")
+    from moto_s3 import moto_s3
+
+    yield from moto_s3()
+
+
+@pytest.mark.parametrize("check", ["driver", "engine"])
+def test_spark_keeps_its_shards_on_s3_between_its_jobs(spark, s3, tmp_path, check):
+    """On an object store (moto's S3 server on 127.0.0.1, through s3fs from the Python
+    workers) the prepared shards and keys are kept as objects, read back by ranges,
+    and gone once the set is live: the single process's set, nothing hidden left."""
+    from moto_s3 import BUCKET, download
+
+    fs, options = s3
+    rows = mixed_rows()
+    df = spark.createDataFrame(spark.sparkContext.parallelize(rows, 4), SCHEMA)
+    result = write_sitemaps(df, f"s3://{BUCKET}/spark-{check}", data.BASE, duplicates=check,
+                            storage_options=options, max_urls=200)
+    local = download(fs, f"spark-{check}", tmp_path)
+    assert sorted(p.name for p in local.iterdir()) == sorted([*result.shard_files,
+                                                              "sitemap.xml"])
+    assert {(u.loc, u.lastmod) for u in read_set(local, data.BASE, max_urls=200).urls} == \
+        single_process(rows, tmp_path)

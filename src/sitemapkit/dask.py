@@ -138,11 +138,10 @@ class Budget:
             return False
         urls = len(first_keys) // KEY_BYTES * self.partitions
         limit, self.limit, said = self.limit, None, len(self.notes)  # judged once
-        if choose_check(urls, limit, self.notes) == "driver":
-            return False
+        how = choose_check(urls, limit, self.notes)
         self.notes[said] = self.notes[said].replace("the keys of", "the keys of about") + (
             f" (estimated from the first of {self.partitions:,} partitions)")
-        return True
+        return how == "engine"
 
 
 def _after_all(prepare: list[Any], target: str,

@@ -175,11 +175,14 @@ def check_duplicates_option(duplicates: str, driver_budget: int) -> None:
 def choose_check(urls: int, driver_budget: int, notes: list[str],
                  limit: str = "driver_budget") -> str:
     """``duplicates="auto"``: the driver's check while its keys fit ``driver_budget``
-    (``limit`` names where that figure comes from), else the engine's, said in a note."""
+    (``limit`` names where that figure comes from), else the engine's; the run says
+    which in a note, and why."""
     held = urls * KEY_BYTES
     if held <= driver_budget:
+        notes.append(f"duplicate check on the driver: the keys of {urls:,} URLs take "
+                     f"{size(held)}, within {limit} ({size(driver_budget)})")
         return "driver"
-    notes.append(f"duplicate check in the engine: the keys of {urls:,} rows would take "
+    notes.append(f"duplicate check in the engine: the keys of {urls:,} URLs would take "
                  f"{size(held)} on the driver, past {limit} ({size(driver_budget)})")
     return "engine"
 
