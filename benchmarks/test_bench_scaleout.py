@@ -101,9 +101,9 @@ for run in range(rounds):  # interleaved: the machine's drift hits all three ali
         shutil.rmtree(out, ignore_errors=True)
         started = time.perf_counter()
         if name == "cli":
-            subprocess.run([sys.executable, "-m", "sitemapkit", "write",
-                            os.path.join(root, "all.tsv"), "-o", out, "--base-url", BASE],
-                           check=True, capture_output=True)
+            said = subprocess.run([sys.executable, "-m", "sitemapkit", "write",
+                                   os.path.join(root, "all.tsv"), "-o", out, "--base-url",
+                                   BASE], check=True, capture_output=True, text=True).stdout
         else:  # as a user writes it: no option but the check's
             df = spark.read.parquet(os.path.join(root, "pq"))
             result = (write_sitemaps(df, out, BASE) if name == "auto"
@@ -112,7 +112,12 @@ for run in range(rounds):  # interleaved: the machine's drift hits all three ali
             peak[name] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
         took[name].append(time.perf_counter() - started)
 spark.stop()
-print(json.dumps({"took": took, "urls": urls, "driver_mb": peak,
+files = {}
+for name in ("auto", "engine"):  # the two checks: the same partitions, the same bytes
+    folder = os.path.join(root, "out-" + name)
+    files[name] = {n: open(os.path.join(folder, n), "rb").read() for n in os.listdir(folder)}
+assert files["auto"] == files["engine"], "the checks wrote different sets"
+print(json.dumps({"took": took, "urls": urls, "driver_mb": peak, "cli_said": said,
                   "median": {k: statistics.median(v) for k, v in took.items()}}))
 """
 
@@ -160,6 +165,7 @@ def test_spark_as_users_run_it(tmp_path):
                            str(rounds)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]
     report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert f"{report['urls']:,} URLs in " in report["cli_said"], report["cli_said"]
     median = report["median"]
     for name in ("auto", "engine"):
         TIMES[f"scaleout-spark-user-table-{name}"] = median[name]
