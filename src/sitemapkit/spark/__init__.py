@@ -12,7 +12,7 @@ the first partition's copy kept (``spark.passes``):
    one range (``write.kept.MERGE_RANGE_BYTES``) whatever the URL count: on the driver
    (``duplicates="driver"``) or one Spark task a range (``"engine"``); ``"auto"``
    (the default) takes the driver until the keys pass ``driver_budget`` bytes, and
-   says so when it does not;
+   says in a note which it took and why;
 3. a small job, one task a partition over ``spark.range``, cuts the repeats out of
    the kept shards, gzips and stages them; the driver commits once.
 
