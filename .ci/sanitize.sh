@@ -34,7 +34,7 @@ LD_PRELOAD="$SITEMAPKIT_ASAN_RUNTIME" "$PY" -c \
 # --no-pure-twin: a test of the pure twin alone runs no C code (tests comparing the
 # twins still run)
 SITEMAPKIT_FUZZ_EXAMPLES=2000 LD_PRELOAD="$SITEMAPKIT_ASAN_RUNTIME" "$PY" -m pytest -q \
-    -p no:cacheprovider --no-pure-twin \
+    -n auto --dist loadfile -p no:cacheprovider --no-pure-twin \
     tests/test_hot_unit.py tests/test_line_reader.py tests/test_line_alternates.py \
     tests/test_validate_scan.py tests/test_properties.py tests/test_fuzz_corpus.py \
     tests/test_arrow_columns.py tests/test_head_scan.py \

@@ -35,6 +35,12 @@ def pytest_configure(config: pytest.Config) -> None:
                             "loop (see HEAVY in tests/conftest.py)")
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: one worker per core this process may use (a CI runner's 2, not the
+    host's), at most 4: each may hold a generator build or a JVM."""
+    return max(1, min(4, len(os.sched_getaffinity(0))))
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.path.stem in HEAVY:
