@@ -37,10 +37,12 @@ def _rows(n: int, seed: int = 7):  # type: ignore[no-untyped-def]
 
 def write_inputs(folder: Path, n: int, alternates: bool = True) -> dict[str, Path]:
     """urls.tsv (loc, lastmod), urls.csv (all four columns), urls.jsonl (all four keys),
-    urls.txt (loc), loc-only / loc+priority / loc+changefreq TSVs, and (``alternates``)
-    n/5 rows of JSON Lines with hreflang alternates."""
-    names = ["tsv", "csv", "jsonl", "txt", "loc", "priority", "changefreq"]
+    urls-2keys.jsonl (loc, lastmod: the TSV's rows, so the same output), urls.txt (loc),
+    loc-only / loc+priority / loc+changefreq TSVs, and (``alternates``) n/5 rows of JSON
+    Lines with hreflang alternates."""
+    names = ["tsv", "csv", "jsonl", "txt", "loc", "priority", "changefreq", "jsonl-2keys"]
     paths = {k: folder / (f"urls.{k}" if k in ("tsv", "csv", "jsonl", "txt")
+                          else "urls-2keys.jsonl" if k == "jsonl-2keys"
                           else f"urls-{k}.tsv") for k in names}
     files = {k: open(p, "w", encoding="utf-8", newline="") for k, p in paths.items()}
     table = csv.writer(files["csv"], lineterminator="\n")  # quotes a loc with a comma
@@ -57,6 +59,8 @@ def write_inputs(folder: Path, n: int, alternates: bool = True) -> dict[str, Pat
                                              "changefreq": changefreq,
                                              "priority": float(priority)},
                                             ensure_ascii=False) + "\n")
+            files["jsonl-2keys"].write(json.dumps({"loc": loc, "lastmod": lastmod},
+                                                  ensure_ascii=False) + "\n")
             files["txt"].write(loc + "\n")
             files["loc"].write(loc + "\n")
             files["priority"].write(f"{loc}\t{priority}\n")

@@ -102,6 +102,7 @@ def test_cli_against_baselines(inputs, tmp_path):
         "sitemapkit csv (4 columns)": lambda o: sitemapkit(inputs["csv"], o),
         "sitemapkit jsonl (4 keys)": lambda o: sitemapkit(inputs["jsonl"], o),
         "sitemapkit text": lambda o: sitemapkit(inputs["txt"], o),
+        "sitemapkit jsonl (loc, lastmod)": lambda o: sitemapkit(inputs["jsonl-2keys"], o),
         "sitemapkit jsonl with 3 alternates, N/5 rows":
             lambda o: sitemapkit(inputs["alternates"], o),
         "  the same rows one language after another":
@@ -173,6 +174,13 @@ def test_cli_against_baselines(inputs, tmp_path):
                  " (target <= 1.5x)")
     for name in ("sitemapkit csv (4 columns)", "sitemapkit jsonl (4 keys)", "sitemapkit text"):
         NOTES.append(f"  {name + ' / tsv':44s} {med[name] / tsv:6.2f}x (target <= 1.3x)")
+    assert sizes["sitemapkit jsonl (loc, lastmod)"] == sizes["sitemapkit tsv"]  # same bytes
+    same = med["sitemapkit jsonl (loc, lastmod)"] / tsv
+    NOTES.append(f"  {'jsonl (loc, lastmod) / tsv: the same output':44s} {same:6.2f}x "
+                 "(target <= 1.1x)")
+    NOTES.append(f"  {'jsonl (4 keys) / csv (4 columns): the same':44s} "
+                 f"{med['sitemapkit jsonl (4 keys)'] / med['sitemapkit csv (4 columns)']:6.2f}x "
+                 "(target <= 1.1x)")
     NOTES.append(f"  {'  gzip alone: csv output / tsv output':44s} "
                  f"{med['floor of the csv output'] / floor:6.2f}x (the same JSON Lines output)")
     rows = max(N // 5, 3) // 3 * 3

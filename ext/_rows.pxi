@@ -540,6 +540,6 @@ cdef int _offer_line(UrlsetBuffer self, const char* l, Py_ssize_t ln, const char
         return SLOW_  # not one of its own alternates: the rules say so
     status = self._append(loc, l, ln, extra, lm, lmn, key, cf, cfn, pr, prn,
                           self.memo_alts)
-    if status != FULL_:
+    if status != FULL_ and status != TAKEN_BACK_:
         self.arrived |= (<uint64_t>1) << member
     return status

@@ -63,6 +63,7 @@ cdef enum:
     SLOW_ = 2
     DUPLICATE_ = 3
     EXHAUSTED_ = 4
+    TAKEN_BACK_ = 5  # C only: the pending row repeated a URL (see _settle); never returned
 
 ADDED, FULL, SLOW, DUPLICATE, EXHAUSTED = ADDED_, FULL_, SLOW_, DUPLICATE_, EXHAUSTED_
 FAST_FIELDS = ("loc", "lastmod", "changefreq", "priority", "alternates")
@@ -186,6 +187,18 @@ cdef class UrlsetBuffer:
     cdef Py_ssize_t nkeys, keys_cap
     cdef SkKey* drop           # ascending keys answered DUPLICATE
     cdef Py_ssize_t ndrop
+    # Inside feed_lines/feed_cells a row's duplicate check waits for the next row's
+    # hash: its slot, prefetched a row earlier, has arrived from memory by then (the
+    # probe was a cache miss per URL, a sixth of the line reader's time). The row is
+    # written and counted; ``_settle`` checks it and takes it back out if it repeats.
+    cdef bint deferring
+    cdef bint pending
+    cdef uint64_t pend_a, pend_b
+    cdef Py_ssize_t pend_size, pend_nbytes, pend_count, pend_unused
+    cdef bint pend_newest  # the pending row changed newest: the previous one is kept
+    cdef int64_t pend_newest_key
+    cdef char pend_newest_text[32]
+    cdef int pend_newest_len
 
     def __cinit__(self, str prefix, Py_ssize_t max_urls, Py_ssize_t max_bytes, LocSet seen,
                   int64_t future_limit, bint text=False, bint record=False):
@@ -211,6 +224,7 @@ cdef class UrlsetBuffer:
         self.keys = NULL
         self.drop = NULL
         self.nkeys = self.keys_cap = self.ndrop = 0
+        self.deferring = self.pending = False
         self.cap = 1 << 16
         self.buf = <char*>malloc(self.cap)
         if self.buf == NULL:
@@ -370,11 +384,13 @@ cdef class UrlsetBuffer:
                     size += 38 + an + _escape_extra(a, an) + 8 + hn + _escape_extra(h, hn) + 3
                 if not self.xhtml:
                     extra_head = len(_HEAD_XHTML) - len(_HEAD)
-        if self.count >= self.max_urls or self.nbytes + size + extra_head > self.max_bytes:
-            return FULL_
         _loc_hash(l, ln, &ka, &kb)
         ka = _narrow(ka)
         self.seen._prefetch(ka)
+        if self.pending and self._settle() == DUPLICATE_:
+            return TAKEN_BACK_  # this row is read again, after the repeat is reported
+        if self.count >= self.max_urls or self.nbytes + size + extra_head > self.max_bytes:
+            return FULL_
         self._reserve(size)  # the entry is written past ``size`` while its slot loads,
         w = self.buf + self.size
         if self.text:
@@ -407,7 +423,12 @@ cdef class UrlsetBuffer:
                     w = _put_escaped(w, h, hn, _escape_extra(h, hn))
                     w = _put(w, b'"/>', 3)
             w = _put(w, b"</url>\n", 7)
-        if self.seen.add_checked(ka, kb, 0) != -1:
+        if self.deferring and not alternates and not self.keyed and not self.record:
+            self.pending, self.pend_a, self.pend_b = True, ka, kb  # checked by _settle
+            self.pend_size, self.pend_nbytes = self.size, self.nbytes
+            self.pend_count, self.pend_unused = self.count, self.unused_fields
+            self.pend_newest = False
+        elif self.seen.add_checked(ka, kb, 0) != -1:
             return DUPLICATE_  # ... and left there, uncounted, when it repeats a URL
         if self.keyed:  # the partition key: the hash just taken, no second one
             pk.hi = <int64_t>(ka >> 1)
@@ -428,10 +449,30 @@ cdef class UrlsetBuffer:
             self._pairs.append((loc, "" if self.text or lm == NULL
                                 else PyUnicode_DecodeASCII(lm, lmn, NULL)))
         if lm != NULL and key > self.newest_key:
+            if self.pending:
+                self.pend_newest, self.pend_newest_key = True, self.newest_key
+                memcpy(self.pend_newest_text, self.newest, self.newest_len)
+                self.pend_newest_len = self.newest_len
             self.newest_key = key
             memcpy(self.newest, lm, lmn)
             self.newest_len = <int>lmn
         return ADDED_
+
+    cdef int _settle(self) except -1:
+        """The pending row's duplicate check: ADDED_, or DUPLICATE_ once the row is taken
+        back out (its bytes stay past ``size``, uncounted, as a repeat's always did)."""
+        if not self.pending:
+            return ADDED_
+        self.pending = False
+        if self.seen.add_checked(self.pend_a, self.pend_b, 0) == -1:
+            return ADDED_
+        self.size, self.nbytes = self.pend_size, self.pend_nbytes
+        self.count, self.unused_fields = self.pend_count, self.pend_unused
+        if self.pend_newest:
+            self.newest_key = self.pend_newest_key
+            memcpy(self.newest, self.pend_newest_text, self.pend_newest_len)
+            self.newest_len = self.pend_newest_len
+        return DUPLICATE_
 
     cdef int _offer(self, object entry) except -1:
         cdef object loc, lastmod, changefreq, priority, alternates
@@ -545,46 +586,60 @@ cdef class UrlsetBuffer:
                    Py_ssize_t width):
         """As ``_urlset_py.UrlsetBuffer.feed_lines``: rows straight from input bytes."""
         cdef const char* base = PyBytes_AS_STRING(data)
-        cdef Py_ssize_t n = PyBytes_GET_SIZE(data), pos = start, stop, end
-        cdef const char* nl
+        cdef Py_ssize_t n = PyBytes_GET_SIZE(data), pos = start, end
+        cdef Py_ssize_t last = start, last_end = start  # the row added last (maybe pending)
         cdef int cols[4]
         cdef int status, i
         if start < 0 or start > n or len(columns) != 4:
             raise ValueError("feed_lines: bad start or columns")
         for i in range(4):
             cols[i] = columns[i]
-        while pos < n:
-            nl = <const char*>memchr(base + pos, 10, n - pos)
-            if nl == NULL:
-                stop = n
-                end = n
-            else:
-                stop = nl - base
-                end = stop + 1
-            if stop > pos and base[stop - 1] == 13:
-                stop -= 1
-            if stop == pos:
-                pos = end
-                continue
-            self.alt_at = NULL
-            if layout == LAYOUT_TEXT:
-                status = SLOW_ if _padded(base + pos, stop - pos) else \
-                    _offer_line(self, base + pos, stop - pos, NULL, 0, NULL, 0, NULL, 0)
-            elif layout == LAYOUT_TABLE:
-                status = _table_line(self, base + pos, stop - pos, sep, cols, width)
-            else:
-                status = _json_line(self, base + pos, stop - pos)
-            if status == ADDED_:
-                self.consumed += 1
-                pos = end
-                continue
-            if status == DUPLICATE_:
-                self.consumed += 1
-            elif status == SLOW_:
-                self.slow_alternates = (None if self.alt_at == NULL else
-                                        PyBytes_FromStringAndSize(self.alt_at, self.alt_len))
-            return status, pos, end
-        return EXHAUSTED_, n, n
+        self.deferring = True
+        try:
+            while pos < n:
+                status = self._line(base, n, pos, &end, layout, sep, cols, width)
+                if status == ADDED_:
+                    self.consumed += 1
+                    last, last_end, pos = pos, end, end
+                    continue
+                if status == EXHAUSTED_:  # a blank line
+                    pos = end
+                    continue
+                if status == TAKEN_BACK_ or self._settle() == DUPLICATE_:
+                    return DUPLICATE_, last, last_end  # counted in ``consumed`` already
+                if status == DUPLICATE_:
+                    self.consumed += 1
+                elif status == SLOW_:
+                    self.slow_alternates = (None if self.alt_at == NULL else
+                                            PyBytes_FromStringAndSize(self.alt_at, self.alt_len))
+                return status, pos, end
+            if self._settle() == DUPLICATE_:
+                return DUPLICATE_, last, last_end
+            return EXHAUSTED_, n, n
+        finally:
+            self.deferring = False
+            if self.pending:  # an error left it: the run fails, the counts stay honest
+                self._settle()
+
+    cdef int _line(self, const char* base, Py_ssize_t n, Py_ssize_t pos, Py_ssize_t* end,
+                   int layout, int sep, int* cols, Py_ssize_t width) except -1:
+        """Offer the line at ``pos`` (``end``: where the next starts); EXHAUSTED_ for a
+        blank one."""
+        cdef const char* nl = <const char*>memchr(base + pos, 10, n - pos)
+        cdef Py_ssize_t stop = n if nl == NULL else nl - base
+        end[0] = n if nl == NULL else stop + 1
+        if stop > pos and base[stop - 1] == 13:
+            stop -= 1
+        if stop == pos:
+            return EXHAUSTED_
+        self.alt_at = NULL
+        if layout == LAYOUT_TEXT:
+            if _padded(base + pos, stop - pos):
+                return SLOW_
+            return _offer_line(self, base + pos, stop - pos, NULL, 0, NULL, 0, NULL, 0)
+        if layout == LAYOUT_TABLE:
+            return _table_line(self, base + pos, stop - pos, sep, cols, width)
+        return _json_line(self, base + pos, stop - pos)
 
     def feed_cells(self, tuple cells not None, Py_ssize_t start, Py_ssize_t rows):
         """As ``_urlset_py.UrlsetBuffer.feed_cells``: rows read where Arrow keeps them."""
@@ -619,19 +674,27 @@ cdef class UrlsetBuffer:
                     raise ValueError("feed_cells: offsets are 64-bit integers")
                 if base[k] < 0 or base[k] + rows >= views[2 * k].len // 8:
                     raise ValueError("feed_cells: more rows than offsets")
+            self.deferring = True
             while row < rows:
                 status = _cells_row(self, offsets, values, nvalues, base, row)
                 if status == ADDED_:
                     self.consumed += 1
                     row += 1
                     continue
+                if status == TAKEN_BACK_ or self._settle() == DUPLICATE_:
+                    return DUPLICATE_, row - 1, row  # the row before, counted already
                 if status == DUPLICATE_:
                     self.consumed += 1
                 elif status == SLOW_:
                     self.slow_alternates = None
                 return status, row, row + 1
+            if self._settle() == DUPLICATE_:
+                return DUPLICATE_, rows - 1, rows
             return EXHAUSTED_, rows, rows
         finally:
+            self.deferring = False
+            if self.pending:  # an error left it: the run fails, the counts stay honest
+                self._settle()
             for k in range(8):
                 if held[k]:
                     PyBuffer_Release(&views[k])

@@ -145,14 +145,15 @@ cell = st.sampled_from([b"", b" ", b"a\tb", b"\n", b'"', b"\xc3\xbc", b"\xff", b
                                | cell, st.sampled_from([b"daily", b"never"]) | cell,
                                st.sampled_from([b"0.5", b"1.0"]) | cell), max_size=25),
        width=st.integers(1, 4), base=st.integers(0, 2), max_urls=st.integers(1, 6),
-       keyed=st.booleans())
-def test_feed_cells_twins_agree_row_by_row(both_impls, rows, width, base, max_urls, keyed):
+       keyed=st.booleans(), record=st.booleans())
+def test_feed_cells_twins_agree_row_by_row(both_impls, rows, width, base, max_urls, keyed,
+                                           record):
     """Every status, row, shard state and key of feed_cells alike in both twins, on
     cells with padding, tabs, line ends, quotes, non-ASCII and invalid UTF-8."""
     columns = [[BASE.encode() + r[0] if k == 0 and r[0][:1].isalpha() else r[k]
                 for r in rows] for k in range(width)]
     cells = raw_cells(columns, base) if rows else (None,) * 4
-    traces = [drive_cells(impl.module, cells, len(rows), max_urls, keyed)
+    traces = [drive_cells(impl.module, cells, len(rows), max_urls, keyed, record)
               for impl in both_impls]
     assert traces[0] == traces[-1]
 

@@ -347,3 +347,21 @@ def test_a_shard_cut_into_reused_memory_gzips_as_its_bytes_do(backend, monkeypat
         gz = compress.gzip_bytes(memoryview(scratch)[:len(data)], level, backend)
         assert gz == compress.gzip_bytes(data, level, backend)
         assert gzip.decompress(gz) == data
+
+
+def test_gzip_threads_follow_the_cores_this_process_may_use():
+    """One gzip thread a usable core, at most two: a process held to one core (a
+    container's cpuset, taskset) gets one, whatever the host has."""
+    import os
+
+    from sitemapkit.write.options import resolve
+
+    before = os.sched_getaffinity(0)
+    try:
+        os.sched_setaffinity(0, {min(before)})
+        assert resolve(None, {}, BASE)[0].workers == 1
+        os.sched_setaffinity(0, before)
+        assert resolve(None, {}, BASE)[0].workers == min(2, len(before))
+        assert resolve(None, {"workers": 3}, BASE)[0].workers == 3  # asked for: as given
+    finally:
+        os.sched_setaffinity(0, before)

@@ -12,4 +12,14 @@ except ImportError:  # pragma: no cover - Pythons without the builtin module
 
 NO_EXTENSIONS = os.environ.get("SITEMAPKIT_NO_EXTENSIONS", "") not in ("", "0")
 
-__all__ = ["NO_EXTENSIONS", "blake2b"]
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity: a container's or taskset's
+    share), not the host's count ``os.cpu_count()`` gives."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # pragma: no cover - macOS, Windows
+        return os.cpu_count() or 1
+
+
+__all__ = ["NO_EXTENSIONS", "blake2b", "usable_cores"]

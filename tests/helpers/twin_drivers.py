@@ -19,48 +19,55 @@ from sitemapkit.write.stream import MemoryShards
 BASE = "https://example.com/"
 
 
-def drive_lines(m: ModuleType, data: bytes, layout: int = 1, sep: int = 9,
+def drive_lines(m: ModuleType, data: bytes | list[bytes], layout: int = 1, sep: int = 9,
                 columns: tuple[int, ...] = (0, 1, -1, -1), width: int = 2,
                 max_urls: int = 50_000, record: bool = False,
                 future_limit: int = 2**40, keyed: bool = False) -> list[Any]:
-    """``feed_lines`` as the writer drives it (``_drive``)."""
+    """``feed_lines`` as the writer drives it (``_drive``), over one block of lines or
+    several in turn (the line reader's blocks: a row never spans two)."""
     buf = m.UrlsetBuffer(BASE, max_urls, 10_485_760, m.LocSet(), future_limit, False, record)
-    return _drive(m, buf, lambda pos: buf.feed_lines(data, pos, layout, sep, columns, width),
-                  record, keyed)
+    blocks = [data] if isinstance(data, bytes) else data
+    return _drive(m, buf, [lambda pos, block=block: buf.feed_lines(block, pos, layout, sep,
+                                                                    columns, width)
+                           for block in blocks], record, keyed)
 
 
 def drive_cells(m: ModuleType, cells: tuple[Any, ...], rows: int, max_urls: int = 50_000,
-                keyed: bool = False) -> list[Any]:
+                keyed: bool = False, record: bool = True) -> list[Any]:
     """``feed_cells`` as the writer drives it (``_drive``)."""
-    buf = m.UrlsetBuffer(BASE, max_urls, 10_485_760, m.LocSet(), 2**40, False, True)
-    return _drive(m, buf, lambda row: buf.feed_cells(cells, row, rows), True, keyed)
+    buf = m.UrlsetBuffer(BASE, max_urls, 10_485_760, m.LocSet(), 2**40, False, record)
+    return _drive(m, buf, [lambda row: buf.feed_cells(cells, row, rows)], record, keyed)
 
 
-def _drive(m: ModuleType, buf: Any, feed: Any, record: bool, keyed: bool) -> list[Any]:
+def _drive(m: ModuleType, buf: Any, feeds: list[Any], record: bool, keyed: bool) -> list[Any]:
     """Every status, position and shard state seen (a SLOW or DUPLICATE row passed
     over, a FULL shard closed), then the error raised if one was. ``keyed``: the buffer
     keeps its URLs' keys, taken after each shard is reset (as late as allowed)."""
     if keyed:
         buf.key_locs()
     trace: list[Any] = []
-    pos = 0
-    while True:
-        try:
-            status, start, end = feed(pos)
-        except ValueError as exc:
-            return [*trace, ("ValueError", str(exc))]
-        trace.append((status, start, end, buf.consumed, buf.count, buf.nbytes,
-                      buf.newest_lastmod, buf.pairs() if record else None,
-                      buf.slow_alternates if status == m.SLOW else None))
-        if status == m.EXHAUSTED:
+    for number, feed in enumerate(feeds, 1):
+        pos = 0
+        while True:
+            try:
+                status, start, end = feed(pos)
+            except ValueError as exc:
+                return [*trace, ("ValueError", str(exc))]
+            trace.append((status, start, end, buf.consumed, buf.count, buf.nbytes,
+                          buf.newest_lastmod, buf.pairs() if record else None,
+                          buf.slow_alternates if status == m.SLOW else None))
+            if status == m.EXHAUSTED:
+                break
+            if status == m.FULL:
+                trace.append(buf.getvalue())
+                buf.reset()
+                trace.append(buf.take_keys())
+                pos = start
+            else:
+                pos = end
+        if number == len(feeds):
             return [*trace, buf.getvalue(), buf.take_keys()]
-        if status == m.FULL:
-            trace.append(buf.getvalue())
-            buf.reset()
-            trace.append(buf.take_keys())
-            pos = start
-        else:
-            pos = end
+    return trace
 
 
 def outcome(run: Any) -> tuple[Any, ...]:

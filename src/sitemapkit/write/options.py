@@ -6,11 +6,11 @@ the declarative option table in ``sitemapkit.options``.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Literal
 
+from .._compat import usable_cores
 from ..errors import ConfigError
 from ..protocol import (
     DEFAULT_FILENAME,
@@ -80,9 +80,10 @@ class WriterOptions:
             self,
             filename=self.filename or DEFAULT_FILENAME[self.format],
             shard_pattern=self.shard_pattern or DEFAULT_SHARD_PATTERN % ext,
-            # gzip threads: two keep both cores of a small machine busy beside the
-            # main thread, which has the parsing (more measured no faster)
-            workers=self.workers or min(2, os.cpu_count() or 1),
+            # gzip threads: one a usable core, at most two (they keep both cores of a
+            # small machine busy beside the main thread, which has the parsing; more
+            # measured no faster), one where the process may use one core
+            workers=self.workers or min(2, usable_cores()),
         )
         opts = replace(opts, index_filename=opts.index_filename
                        or (TEXT_INDEX_FILENAME if text else opts.filename))

@@ -19,6 +19,7 @@ from types import ModuleType
 from typing import Any
 
 from .. import _urlset
+from .._compat import usable_cores
 from .._display import size
 from ..errors import ConfigError
 from ..protocol import PARTITION_SHARD_PATTERN
@@ -200,7 +201,7 @@ def repeated_keys(keys: Sequence[bytes], threads: int | None = None) -> dict[int
     first words (hashes: equal shares), the GIL released."""
     arrays = [sorted_keys(a, _urlset) for a in keys]
     total = sum(len(a) for a in arrays) // KEY_BYTES
-    n = max(1, min(threads or os.cpu_count() or 1, 8, total // REPEATS_KEYS_A_THREAD))
+    n = max(1, min(threads or usable_cores(), 8, total // REPEATS_KEYS_A_THREAD))
     if n == 1:
         found = _urlset.repeats(arrays)
     else:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote, urljoin, urlsplit
 
+from ..._compat import usable_cores
 from ..._display import count
 from ..._files import HUMAN_VIEW_GENERATOR
 from ..._urlset import LINK as LINK_SIGNALS
@@ -201,11 +202,7 @@ def _workers() -> int:
     if not USE_EXTENSIONS and ("fork" not in multiprocessing.get_all_start_methods() or
                                threading.active_count() != 1):
         return 1
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not on Linux
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, 8))
+    return max(1, min(usable_cores(), 8))
 
 
 def _read_parallel(root: str, base: str, files: list[str], subtrees: list[str],
