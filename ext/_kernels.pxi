@@ -1,6 +1,6 @@
-# The byte classes (from protocol's named character classes) and the line count:
-# the kernels of ``_kernels_py`` and ``_canonical_py``'s tables. Included by
-# ``_urlset_c.pyx``.
+# The byte classes (from protocol's named character classes), the line count and
+# the entry writer's XML escaping: the kernels of ``_kernels_py``, ``_canonical_py``'s
+# tables and ``_urlset_py``'s escape. Included by ``_urlset_c.pyx``.
 
 # Byte classes for the canonical-loc scan.
 cdef enum:
@@ -76,3 +76,53 @@ def count_lines(bytes data):
         total += p[i] == 10
         i += 1
     return total
+
+
+cdef inline Py_ssize_t _escape_extra(const char* s, Py_ssize_t n) noexcept:
+    cdef Py_ssize_t i, extra = 0
+    cdef char c
+    for i in range(n):
+        c = s[i]
+        if c == 38:      # &  -> &amp;
+            extra += 4
+        elif c == 39:    # '  -> &apos;
+            extra += 5
+        elif c == 60 or c == 62:   # < > -> &lt; &gt;
+            extra += 3
+        elif c == 34:    # "  -> &quot;
+            extra += 5
+    return extra
+
+
+cdef inline char* _put(char* w, const char* s, Py_ssize_t n) noexcept:
+    memcpy(w, s, n)
+    return w + n
+
+
+cdef char* _put_escaped(char* w, const char* s, Py_ssize_t n, Py_ssize_t extra) noexcept:
+    if extra == 0:
+        memcpy(w, s, n)
+        return w + n
+    cdef Py_ssize_t i
+    cdef char c
+    for i in range(n):
+        c = s[i]
+        if c == 38:
+            memcpy(w, b"&amp;", 5)
+            w += 5
+        elif c == 39:
+            memcpy(w, b"&apos;", 6)
+            w += 6
+        elif c == 60:
+            memcpy(w, b"&lt;", 4)
+            w += 4
+        elif c == 62:
+            memcpy(w, b"&gt;", 4)
+            w += 4
+        elif c == 34:
+            memcpy(w, b"&quot;", 6)
+            w += 6
+        else:
+            w[0] = c
+            w += 1
+    return w

@@ -280,6 +280,28 @@ cdef Py_ssize_t _jpairs(const char* p, Py_ssize_t i, Py_ssize_t n) noexcept:
 
 
 
+cdef int _row_at(UrlsetBuffer self, const char* base, Py_ssize_t n, Py_ssize_t pos,
+                 Py_ssize_t* end, int layout, int sep, int* cols,
+                 Py_ssize_t width) except -1:
+    """Offer the line at ``pos`` (``end``: where the next starts); EXHAUSTED_ for a
+    blank one."""
+    cdef const char* nl = <const char*>memchr(base + pos, 10, n - pos)
+    cdef Py_ssize_t stop = n if nl == NULL else nl - base
+    end[0] = n if nl == NULL else stop + 1
+    if stop > pos and base[stop - 1] == 13:
+        stop -= 1
+    if stop == pos:
+        return EXHAUSTED_
+    self.alt_at = NULL
+    if layout == LAYOUT_TEXT:
+        if _padded(base + pos, stop - pos):
+            return SLOW_
+        return _offer_line(self, base + pos, stop - pos, NULL, 0, NULL, 0, NULL, 0)
+    if layout == LAYOUT_TABLE:
+        return _table_line(self, base + pos, stop - pos, sep, cols, width)
+    return _json_line(self, base + pos, stop - pos)
+
+
 cdef int _table_line(UrlsetBuffer self, const char* p, Py_ssize_t n, int sep, int* cols,
                      Py_ssize_t width) except -1:
     """A CSV/TSV line of exactly ``width`` cells, none padded; with a quote in it, the

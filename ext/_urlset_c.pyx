@@ -95,57 +95,6 @@ cdef inline const char* _ascii(object s, Py_ssize_t* n) except NULL:
     return <const char*>PyUnicode_DATA(s)
 
 
-cdef inline Py_ssize_t _escape_extra(const char* s, Py_ssize_t n) noexcept:
-    cdef Py_ssize_t i, extra = 0
-    cdef char c
-    for i in range(n):
-        c = s[i]
-        if c == 38:      # &  -> &amp;
-            extra += 4
-        elif c == 39:    # '  -> &apos;
-            extra += 5
-        elif c == 60 or c == 62:   # < > -> &lt; &gt;
-            extra += 3
-        elif c == 34:    # "  -> &quot;
-            extra += 5
-    return extra
-
-
-cdef inline char* _put(char* w, const char* s, Py_ssize_t n) noexcept:
-    memcpy(w, s, n)
-    return w + n
-
-
-cdef char* _put_escaped(char* w, const char* s, Py_ssize_t n, Py_ssize_t extra) noexcept:
-    if extra == 0:
-        memcpy(w, s, n)
-        return w + n
-    cdef Py_ssize_t i
-    cdef char c
-    for i in range(n):
-        c = s[i]
-        if c == 38:
-            memcpy(w, b"&amp;", 5)
-            w += 5
-        elif c == 39:
-            memcpy(w, b"&apos;", 6)
-            w += 6
-        elif c == 60:
-            memcpy(w, b"&lt;", 4)
-            w += 4
-        elif c == 62:
-            memcpy(w, b"&gt;", 4)
-            w += 4
-        elif c == 34:
-            memcpy(w, b"&quot;", 6)
-            w += 6
-        else:
-            w[0] = c
-            w += 1
-    return w
-
-
-
 cdef enum:
     LAYOUT_TEXT = 0    # _rows_py.TEXT, TABLE, JSONL
     LAYOUT_TABLE = 1
@@ -597,7 +546,7 @@ cdef class UrlsetBuffer:
         self.deferring = True
         try:
             while pos < n:
-                status = self._line(base, n, pos, &end, layout, sep, cols, width)
+                status = _row_at(self, base, n, pos, &end, layout, sep, cols, width)
                 if status == ADDED_:
                     self.consumed += 1
                     last, last_end, pos = pos, end, end
@@ -620,26 +569,6 @@ cdef class UrlsetBuffer:
             self.deferring = False
             if self.pending:  # an error left it: the run fails, the counts stay honest
                 self._settle()
-
-    cdef int _line(self, const char* base, Py_ssize_t n, Py_ssize_t pos, Py_ssize_t* end,
-                   int layout, int sep, int* cols, Py_ssize_t width) except -1:
-        """Offer the line at ``pos`` (``end``: where the next starts); EXHAUSTED_ for a
-        blank one."""
-        cdef const char* nl = <const char*>memchr(base + pos, 10, n - pos)
-        cdef Py_ssize_t stop = n if nl == NULL else nl - base
-        end[0] = n if nl == NULL else stop + 1
-        if stop > pos and base[stop - 1] == 13:
-            stop -= 1
-        if stop == pos:
-            return EXHAUSTED_
-        self.alt_at = NULL
-        if layout == LAYOUT_TEXT:
-            if _padded(base + pos, stop - pos):
-                return SLOW_
-            return _offer_line(self, base + pos, stop - pos, NULL, 0, NULL, 0, NULL, 0)
-        if layout == LAYOUT_TABLE:
-            return _table_line(self, base + pos, stop - pos, sep, cols, width)
-        return _json_line(self, base + pos, stop - pos)
 
     def feed_cells(self, tuple cells not None, Py_ssize_t start, Py_ssize_t rows):
         """As ``_urlset_py.UrlsetBuffer.feed_cells``: rows read where Arrow keeps them."""
