@@ -5,7 +5,6 @@ cdef enum:
     MAX_TAG = 65535  # _urlset_py.MAX_TAG
     SEGMENTS = 256   # independent sub-tables, chosen by the hash's top byte
     SEGMENT_START = 16
-    ARENA_MIN = 4 << 20  # reserve() takes an arena for tables this large in all
 
 
 cdef extern from *:
@@ -44,44 +43,9 @@ cdef extern from *:
         if (!mapped || n < SK_MMAP_MIN) free(p); else munmap(p, n);
     }
     #endif
-
-    /* reserve()'s arena: every segment's table in one mapping, on 2 MB pages where the
-       kernel lends them (transparent huge pages, "madvise" mode). A probe lands on a
-       random slot; with 4 KB pages nearly each one also missed the TLB, and the page
-       walk, not the cache line, was most of the duplicate check's time (1M URLs:
-       a quarter of the line reader's). */
-    #define SK_HUGE ((size_t)2 << 20)
-    static char* sk_arena_alloc(size_t n, char** base, size_t* len) {
-    #if defined(_WIN32)
-        *len = n;
-        *base = (char*)calloc(n, 1);
-        return *base;
-    #else
-        char* p;
-        *len = n + SK_HUGE;  /* room to start on a 2 MB boundary */
-        p = (char*)mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANON, -1, 0);
-        if (p == MAP_FAILED) { *base = NULL; return NULL; }
-        *base = p;
-        p += (SK_HUGE - ((size_t)p & (SK_HUGE - 1))) & (SK_HUGE - 1);
-    #ifdef MADV_HUGEPAGE
-        madvise(p, n, MADV_HUGEPAGE);  /* advice: without it, 4 KB pages as before */
-    #endif
-        return p;
-    #endif
-    }
-    static void sk_arena_free(char* base, size_t len) {
-        if (base == NULL) return;
-    #if defined(_WIN32)
-        (void)len; free(base);
-    #else
-        munmap(base, len);
-    #endif
-    }
     """
     void* sk_table_alloc(size_t n, int mapped) nogil
     void sk_table_free(void* p, size_t n, int mapped) nogil
-    char* sk_arena_alloc(size_t n, char** base, size_t* length) nogil
-    void sk_arena_free(char* base, size_t length) nogil
 
 
 KEY_MASK = _locset_py.KEY_MASK  # all ones, or narrowed by SITEMAPKIT_TEST_KEY_BITS
@@ -129,8 +93,6 @@ cdef class LocSet:
     cdef readonly bint values
     cdef bint mapped
     cdef dict overflow  # (first word, check word) -> tag: a first word another loc holds
-    cdef char* arena_base  # reserve()'s mapping (NULL: none); tables inside it are not
-    cdef size_t arena_len  # freed one by one
 
     def __cinit__(self, bint tagged=False, bint values=False):
         cdef int i
@@ -140,8 +102,6 @@ cdef class LocSet:
         self.tagged, self.values = tagged, values
         self.mapped = tagged or values
         self.overflow = {}
-        self.arena_base = NULL
-        self.arena_len = 0
         for i in range(SEGMENTS):
             self.tables[i] = NULL
             self.tags[i] = NULL
@@ -164,24 +124,22 @@ cdef class LocSet:
     def __dealloc__(self):
         cdef int i
         for i in range(SEGMENTS):
-            self._free(self.tables[i], self.caps[i] * sizeof(uint64_t))
-            self._free(self.tags[i], self.caps[i] * sizeof(uint16_t))
-            self._free(self.vals[i], self.caps[i] * sizeof(uint64_t))
-        sk_arena_free(self.arena_base, self.arena_len)
-
-    cdef void _free(self, void* p, size_t n) noexcept:
-        """A segment's table back to the system, unless it lives in the arena."""
-        if not (self.arena_base != NULL and self.arena_base <= <char*>p
-                < self.arena_base + self.arena_len):
-            sk_table_free(p, n, self.mapped)
+            sk_table_free(self.tables[i], self.caps[i] * sizeof(uint64_t), self.mapped)
+            sk_table_free(self.tags[i], self.caps[i] * sizeof(uint16_t), self.mapped)
+            sk_table_free(self.vals[i], self.caps[i] * sizeof(uint64_t), self.mapped)
 
     cdef int _grow(self, int seg, Py_ssize_t new_cap=0) except -1:
         """Rehash segment ``seg`` into ``new_cap`` slots (by default a quarter more)."""
+        cdef Py_ssize_t old_cap = self.caps[seg], i, j
+        cdef uint64_t h
+        cdef uint64_t* old = self.tables[seg]
+        cdef uint16_t* old_tags = self.tags[seg]
+        cdef uint64_t* old_vals = self.vals[seg]
         cdef uint64_t* new
         cdef uint16_t* new_tags = NULL
         cdef uint64_t* new_vals = NULL
-        if new_cap <= self.caps[seg]:
-            new_cap = self.caps[seg] + self.caps[seg] // 4
+        if new_cap <= old_cap:
+            new_cap = old_cap + old_cap // 4
         new = <uint64_t*>sk_table_alloc(new_cap * sizeof(uint64_t), self.mapped)
         if new == NULL:
             raise MemoryError()
@@ -193,17 +151,6 @@ cdef class LocSet:
             sk_table_free(new_tags, new_cap * sizeof(uint16_t), self.mapped)
             sk_table_free(new_vals, new_cap * sizeof(uint64_t), self.mapped)
             raise MemoryError()
-        self._move(seg, new_cap, new, new_tags, new_vals)
-        return 0
-
-    cdef void _move(self, int seg, Py_ssize_t new_cap, uint64_t* new, uint16_t* new_tags,
-                    uint64_t* new_vals) noexcept:
-        """Rehash segment ``seg`` into the zeroed tables given (``new_cap`` slots)."""
-        cdef Py_ssize_t old_cap = self.caps[seg], i, j
-        cdef uint64_t h
-        cdef uint64_t* old = self.tables[seg]
-        cdef uint16_t* old_tags = self.tags[seg]
-        cdef uint64_t* old_vals = self.vals[seg]
         for i in range(old_cap):
             h = old[i]
             if h:
@@ -217,35 +164,24 @@ cdef class LocSet:
                     new_tags[j] = old_tags[i]
                 if new_vals != NULL:
                     new_vals[j] = old_vals[i]
-        self._free(old, old_cap * sizeof(uint64_t))
-        self._free(old_tags, old_cap * sizeof(uint16_t))
-        self._free(old_vals, old_cap * sizeof(uint64_t))
+        sk_table_free(old, old_cap * sizeof(uint64_t), self.mapped)
+        sk_table_free(old_tags, old_cap * sizeof(uint16_t), self.mapped)
+        sk_table_free(old_vals, old_cap * sizeof(uint64_t), self.mapped)
         self.tables[seg] = new
         self.tags[seg] = new_tags
         self.vals[seg] = new_vals
         self.caps[seg] = new_cap
+        return 0
 
     def reserve(self, Py_ssize_t n):
         """Room for ``n`` more keys now, as the slots they will need at the set's usual
         load, so the segments do not regrow step by step on the way (the writer asks,
         from its input's size). The reference's dict grows by itself."""
         cdef Py_ssize_t cap = (self.n + max(n, 0)) // SEGMENTS * 5 // 4 + SEGMENT_START
-        cdef size_t slot = 2 * sizeof(uint64_t) + (sizeof(uint16_t) if self.tagged else 0)
-        cdef size_t part = cap * sizeof(uint64_t), tag_part = cap * sizeof(uint16_t)
-        cdef char* arena = NULL
         cdef int seg
-        if self.arena_base == NULL and cap * SEGMENTS * slot >= ARENA_MIN:
-            arena = sk_arena_alloc(cap * SEGMENTS * slot, &self.arena_base, &self.arena_len)
         for seg in range(SEGMENTS):
-            if self.caps[seg] >= cap:
-                continue
-            if arena == NULL:
+            if self.caps[seg] < cap:
                 self._grow(seg, cap)
-                continue
-            self._move(seg, cap, <uint64_t*>(arena + seg * part),
-                       <uint16_t*>(arena + 2 * SEGMENTS * part + seg * tag_part)
-                       if self.tagged else NULL,
-                       <uint64_t*>(arena + (SEGMENTS + seg) * part))
 
     cdef inline void _prefetch(self, uint64_t h) noexcept:
         """Start loading ``h``'s home slot; the caller writes the entry meanwhile."""

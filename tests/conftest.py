@@ -38,7 +38,9 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto``: one worker per core this process may use (a CI runner's 2, not the
     host's), at most 4: each may hold a generator build or a JVM."""
-    return max(1, min(4, len(os.sched_getaffinity(0))))
+    from sitemapkit._compat import usable_cores
+
+    return min(4, usable_cores())
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -324,10 +324,9 @@ def test_reserve_keeps_every_key_and_answers_the_same(both_impls):
 
 
 @pytest.mark.parametrize("kind", ["plain", "tagged", "values"])
-def test_reserve_in_one_mapping_then_outgrown_keeps_every_answer(both_impls, kind):
-    """Room for 300,000 URLs is one mapping (the C twin's arena, on huge pages where the
-    kernel lends them); 340,000 outgrow it, so segments move to tables of their own.
-    Every key, tag and value stays, in both twins."""
+def test_reserve_then_outgrown_keeps_every_answer(both_impls, kind):
+    """Room made for 300,000 URLs at once, then 340,000 added: the segments outgrow the
+    room and regrow one by one. Every key, tag and value stays, in both twins."""
     n = 340_000
     locs = [f"{BASE}p/{i}" for i in range(n)]
     for impl in both_impls:

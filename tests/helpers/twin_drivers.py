@@ -46,7 +46,7 @@ def _drive(m: ModuleType, buf: Any, feeds: list[Any], record: bool, keyed: bool)
     if keyed:
         buf.key_locs()
     trace: list[Any] = []
-    for number, feed in enumerate(feeds, 1):
+    for feed in feeds:
         pos = 0
         while True:
             try:
@@ -65,9 +65,7 @@ def _drive(m: ModuleType, buf: Any, feeds: list[Any], record: bool, keyed: bool)
                 pos = start
             else:
                 pos = end
-        if number == len(feeds):
-            return [*trace, buf.getvalue(), buf.take_keys()]
-    return trace
+    return [*trace, buf.getvalue(), buf.take_keys()]
 
 
 def outcome(run: Any) -> tuple[Any, ...]:
