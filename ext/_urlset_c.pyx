@@ -137,8 +137,9 @@ cdef class UrlsetBuffer:
     cdef SkKey* drop           # ascending keys answered DUPLICATE
     cdef Py_ssize_t ndrop
     # Inside feed_lines/feed_cells a row's duplicate check waits for the next row's
-    # hash: its slot, prefetched a row earlier, has arrived from memory by then (the
-    # probe was a cache miss per URL, a sixth of the line reader's time). The row is
+    # hash: its slot, prefetched a row earlier, has arrived from memory by then (a
+    # probe that misses costs about 0.25 s a million rows, a third of the line reader's
+    # time: see sk_prefetch for why the prefetch once went missing). The row is
     # written and counted; ``_settle`` checks it and takes it back out if it repeats.
     cdef bint deferring
     cdef bint pending

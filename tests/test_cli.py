@@ -26,6 +26,27 @@ def test_use_extensions_reports_what_is_active(pytestconfig):
         assert normal.stdout.strip() == "True"
 
 
+def test_a_cli_process_turns_the_collector_back_on(monkeypatch, tmp_path, capsys):
+    """``main()`` as a process's entry point pauses the cyclic collector for the imports
+    only (and freezes what they made); the run itself, and a caller's, keep it."""
+    import gc
+
+    from sitemapkit.cli import main
+
+    src = tmp_path / "urls.txt"
+    src.write_text(f"{BASE}a\n")
+    monkeypatch.setattr(sys, "argv", ["sitemapkit", "write", str(src), "-o",
+                                      str(tmp_path / "out"), "--base-url", BASE, "-q"])
+    try:
+        assert main() == 0
+        assert gc.isenabled() and gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+    assert main(["write", str(src), "-o", str(tmp_path / "again"), "--base-url", BASE,
+                 "-q"]) == 0
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+
+
 def test_text_input(tmp_path, twin_env):
     src = tmp_path / "urls.txt"
     src.write_text(f"{BASE}a\n\n{BASE}b c\r\n  {BASE}ü  \n")

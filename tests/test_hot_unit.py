@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import platform
+import shutil
+import subprocess
+import sys
 import zlib
 from datetime import date, datetime, timedelta, timezone
 
@@ -697,3 +701,21 @@ def test_keys_match_the_urls_kept_across_shards(both_impls, rows, max_urls, take
         taken += buf.take_keys()
         assert keys_of(taken) == [blake2b_key((P + quote(n, safe="/?=&'")).encode())
                                   for n in kept]
+
+
+@pytest.mark.skipif(sys.platform != "linux" or platform.machine() != "x86_64",
+                    reason="reads x86-64 machine code")
+def test_the_row_writer_really_prefetches_the_duplicate_slot():
+    """GCC once deleted every call of ``LocSet._prefetch`` (see ``sk_prefetch`` in
+    ``ext/_locset.pxi``): each URL's duplicate check then waited on memory, about 0.25 s
+    a million rows, and no test noticed. ``_append`` must prefetch, inline or by a call."""
+    from sitemapkit._urlset import _urlset_c
+
+    objdump = shutil.which("objdump")
+    assert objdump, "objdump (binutils) is needed to read the built extension"
+    code = subprocess.run([objdump, "-d", "--no-show-raw-insn", _urlset_c.__file__],
+                          capture_output=True, text=True, check=True).stdout
+    name = "_urlset_c_12UrlsetBuffer__append>:"
+    start = code.index(name)
+    body = code[start:code.find("\n\n", start)]
+    assert "prefetch" in body or "LocSet__prefetch>" in body, body[:2000]

@@ -15,6 +15,7 @@ import on is one line and its exit code, never a traceback.
 
 from __future__ import annotations
 
+import gc
 import signal
 import sys
 from collections.abc import Sequence
@@ -43,7 +44,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         previous = None
     kept = "nothing was changed"
     try:
-        from .app import Stopped, run
+        # A process of its own (not a caller's call): the imports make ~10**5 objects and
+        # no garbage, and collecting them took ~40 ms, a fifth of a small run's time.
+        quiet_gc = argv is None and gc.isenabled()
+        if quiet_gc:
+            gc.disable()
+        try:
+            from .app import Stopped, run
+        finally:
+            if quiet_gc:
+                gc.freeze()  # they live as long as the process: never scanned again
+                gc.enable()
 
         try:
             return run(argv)

@@ -28,7 +28,6 @@ from ..write.options import WriterOptions, resolve
 from ..write.stream import LineSource
 from .baseline import Baseline, read_baseline, wanted
 from .dating import Dated, page_dates
-from .humanview import write_human_view
 from .notify import announce, write_key_file
 from .readback import Record, read_record
 from .robots import is_host_root, robots_sitemap_line
@@ -204,6 +203,8 @@ def _compared(result: WriteResult, out: Path, settings: PublishSettings, outcome
         atomic_write(report, render(diff, report_format(report)))
         outcome.infos.append(f"change report: {diff.summary()} -> {shown_path(report)}")
     if settings.human_view:
+        from .humanview import write_human_view  # html: 3 ms of each start, used here only
+
         outcome.infos += write_human_view(out, result.url(""), written,
                                           diff if record is not None else None)
 

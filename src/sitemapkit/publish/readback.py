@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 from urllib.parse import unquote
-from xml.etree import ElementTree
 
 from .._files import open_unpacked
 from ..errors import FetchError, InputError
@@ -27,6 +26,8 @@ from ..protocol import FETCH_DEADLINE, MAX_BYTES, SITEMAP_NS, TEXT_SUFFIXES, XHT
 ENTRY_POINTS = ("sitemap.xml", "sitemap_index.xml", "sitemap-index.xml", "sitemap.xml.gz",
                 "sitemap.txt")
 if TYPE_CHECKING:
+    from xml.etree import ElementTree
+
     from ..validate.remote import Fetched
 
 _URL, _LOC, _LASTMOD = f"{{{SITEMAP_NS}}}url", f"{{{SITEMAP_NS}}}loc", f"{{{SITEMAP_NS}}}lastmod"
@@ -151,6 +152,8 @@ def _capped(fh: BinaryIO, path: Path) -> Iterator[bytes]:
 
 
 def _read_xml(path: Path, record: Record, children: list[str]) -> None:
+    from xml.etree import ElementTree  # here, not at the top: a first run reads none
+
     parser: ElementTree.XMLPullParser[ElementTree.Element] = \
         ElementTree.XMLPullParser(events=("end",))
     record.files += 1
