@@ -57,6 +57,11 @@ cdef Py_ssize_t MAX_LOC_LENGTH = protocol.MAX_LOC_LENGTH
 cdef Py_ssize_t MAX_OFFSET_MINUTES = protocol.MAX_UTC_OFFSET_MINUTES
 cdef int64_t MAX_OFFSET_SECONDS = MAX_OFFSET_MINUTES * 60
 
+cdef extern from "Python.h":
+    ctypedef struct PyThreadState
+    PyThreadState* PyEval_SaveThread()
+    void PyEval_RestoreThread(PyThreadState* state)
+
 cdef enum:
     ADDED_ = 0
     FULL_ = 1
@@ -64,6 +69,7 @@ cdef enum:
     DUPLICATE_ = 3
     EXHAUSTED_ = 4
     TAKEN_BACK_ = 5  # C only: the pending row repeated a URL (see _settle); never returned
+    YIELD_ROWS = 512  # rows between the row loops' GIL hand-offs (_let_others_in)
 
 ADDED, FULL, SLOW, DUPLICATE, EXHAUSTED = ADDED_, FULL_, SLOW_, DUPLICATE_, EXHAUSTED_
 FAST_FIELDS = ("loc", "lastmod", "changefreq", "priority", "alternates")
@@ -532,6 +538,12 @@ cdef class UrlsetBuffer:
             return SCAN_SLOW
         return _scan_tail(s + self.prefix_len, s + n, extra)
 
+    cdef inline void _let_others_in(self) noexcept:
+        """Every YIELD_ROWS rows: release and retake the GIL, so that a worker waiting
+        for it (a shard's gzip done) gets in now, not when this call returns."""
+        if self.consumed & (YIELD_ROWS - 1) == 0:
+            PyEval_RestoreThread(PyEval_SaveThread())  # Cython drops an empty nogil block
+
     def feed_lines(self, bytes data, Py_ssize_t start, int layout, int sep, tuple columns,
                    Py_ssize_t width):
         """As ``_urlset_py.UrlsetBuffer.feed_lines``: rows straight from input bytes."""
@@ -551,6 +563,7 @@ cdef class UrlsetBuffer:
                 if status == ADDED_:
                     self.consumed += 1
                     last, last_end, pos = pos, end, end
+                    self._let_others_in()
                     continue
                 if status == EXHAUSTED_:  # a blank line
                     pos = end
@@ -610,6 +623,7 @@ cdef class UrlsetBuffer:
                 if status == ADDED_:
                     self.consumed += 1
                     row += 1
+                    self._let_others_in()
                     continue
                 if status == TAKEN_BACK_ or self._settle() == DUPLICATE_:
                     return DUPLICATE_, row - 1, row  # the row before, counted already

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import io
 import json
+import threading
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from twin_drivers import drive_lines, outcome, shards_and_counts, via_lines
 
+from sitemapkit._compat import quick_handoffs
 from sitemapkit._urlset import _urlset_py
 from sitemapkit.errors import InputError, SitemapkitError
 from sitemapkit.sources.inputs.lines import LineReader
@@ -381,3 +383,44 @@ def test_arrow_data_expects_the_rows_it_holds():
     assert ArrowSource(table.to_batches()[0]).expected_rows() == 1_234
     reader = pa.RecordBatchReader.from_batches(table.schema, table.to_batches())
     assert ArrowSource(reader).expected_rows() is None
+
+
+def test_a_waiting_thread_gets_in_during_one_long_row_loop(impl):
+    """A gzip worker that wants the GIL gets it inside one feed_lines call (the C loop
+    hands it over every few hundred rows once asked), not only when the call returns:
+    another thread sees the row count strictly inside a call's range. Without the
+    hand-off it never can (the count only moves while the call holds the GIL)."""
+    m = impl.module
+    shard = 50_000
+    data = "loc\tlastmod\n" + "".join(f"{BASE}{i}\t2024-01-01\n" for i in range(20 * shard))
+    reader = LineReader(io.BytesIO(data.encode()), "tsv", block_size=len(data) + 1)
+    buf = m.UrlsetBuffer(BASE, shard, 10_485_760, m.LocSet(), 2**40, False)
+    window, seen = [0, 0], []
+    running, done = threading.Event(), threading.Event()
+
+    def watch() -> None:
+        running.set()
+        while not done.is_set():
+            low, high, now = window[0], window[1], buf.consumed
+            if low < now < high:
+                seen.append(now)
+                return
+
+    watcher = threading.Thread(target=watch)
+    with quick_handoffs():
+        watcher.start()
+        running.wait()
+        try:
+            pos = next(reader.blocks())
+            while not seen:
+                window[:] = [buf.consumed, buf.consumed + shard]
+                status, start, _ = reader.feed(buf, pos)
+                assert buf.consumed == window[1] or status == m.EXHAUSTED, status
+                if status == m.EXHAUSTED:
+                    break
+                buf.reset()
+                pos = start
+        finally:
+            done.set()
+            watcher.join()
+    assert seen, "no other thread ran inside a row loop of 50,000 rows, 20 times over"

@@ -349,6 +349,51 @@ def test_a_shard_cut_into_reused_memory_gzips_as_its_bytes_do(backend, monkeypat
         assert gzip.decompress(gz) == data
 
 
+def test_quick_handoffs_lower_the_switch_interval_while_any_writer_runs(tmp_path):
+    """Writers in several threads share one lowered interval; the process's own comes
+    back when the last leaves, and a process already lower than ours keeps its own.
+    A write holds it while its gzip workers run."""
+    import sys
+    import threading
+
+    from sitemapkit._compat import HANDOFF_SECONDS, quick_handoffs
+
+    own = sys.getswitchinterval()
+    inside, entered, leave = [], threading.Barrier(2), threading.Event()
+
+    def writer() -> None:
+        with quick_handoffs():
+            entered.wait()
+            leave.wait()
+
+    other = threading.Thread(target=writer)
+    other.start()
+    with quick_handoffs():
+        entered.wait()
+        inside.append(sys.getswitchinterval())
+        leave.set()
+        other.join()  # the other writer left first: still lowered for this one
+        inside.append(sys.getswitchinterval())
+    assert inside == [HANDOFF_SECONDS, HANDOFF_SECONDS] and sys.getswitchinterval() == own
+    try:
+        sys.setswitchinterval(HANDOFF_SECONDS / 2)
+        with quick_handoffs():
+            assert sys.getswitchinterval() == HANDOFF_SECONDS / 2
+    finally:
+        sys.setswitchinterval(own)
+
+    from sitemapkit import write_sitemaps
+
+    during = []
+
+    def entries():  # type: ignore[no-untyped-def]
+        during.append(sys.getswitchinterval())  # read while the write runs
+        yield BASE + "a"
+
+    write_sitemaps(entries(), tmp_path / "out", base_url=BASE)
+    assert during == [HANDOFF_SECONDS] and sys.getswitchinterval() == own
+
+
 def test_gzip_threads_follow_the_cores_this_process_may_use():
     """One gzip thread a usable core, at most two: a process held to one core (a
     container's cpuset, taskset) gets one, whatever the host has."""

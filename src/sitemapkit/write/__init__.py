@@ -19,6 +19,7 @@ from types import ModuleType
 from typing import Any
 
 from .. import _urlset
+from .._compat import quick_handoffs
 from ..errors import NoUrlsError, OutputError
 from . import output
 from .commit import commit, plan, previous_set
@@ -54,7 +55,7 @@ def write_sitemaps(
     out = output.prepare_dir(out_dir, opts.follow_symlink)
     workers = opts.workers or 1  # filled by resolve()
     waited: list[str] = []
-    with output.locked(out, opts.lock_timeout, waited, waiting), \
+    with output.locked(out, opts.lock_timeout, waited, waiting), quick_handoffs(), \
             ThreadPoolExecutor(workers) as pool:
         warned: list[str] = []
         previous = previous_set(LocalStorage(out, opts.fsync), opts, prefix, warned)

@@ -19,7 +19,7 @@ from types import ModuleType
 from typing import Any
 
 from .. import _urlset
-from .._compat import usable_cores
+from .._compat import quick_handoffs, usable_cores
 from .._display import size
 from ..errors import ConfigError
 from ..protocol import PARTITION_SHARD_PATTERN
@@ -261,7 +261,7 @@ def _write(entries: Iterable[object] | LineSource, out: str | os.PathLike[str],
     storage = open_storage(out, fsync=opts.fsync, follow_symlink=opts.follow_symlink,
                            storage_options=storage_options)
     workers = opts.workers or 1  # filled by resolve()
-    with ThreadPoolExecutor(workers) as pool:
+    with quick_handoffs(), ThreadPoolExecutor(workers) as pool:
         run = _PartitionStream(storage, partition_id, prefix, opts, impl or _urlset, pool,
                                workers)
         if drop is not None:
