@@ -539,8 +539,8 @@ cdef class UrlsetBuffer:
         return _scan_tail(s + self.prefix_len, s + n, extra)
 
     cdef inline void _let_others_in(self) noexcept:
-        """Every YIELD_ROWS rows: release and retake the GIL, so that a worker waiting
-        for it (a shard's gzip done) gets in now, not when this call returns."""
+        """Every YIELD_ROWS rows: release and retake the GIL, so that a worker that has
+        asked for it (a shard's gzip done) gets in now, not when this call returns."""
         if self.consumed & (YIELD_ROWS - 1) == 0:
             PyEval_RestoreThread(PyEval_SaveThread())  # Cython drops an empty nogil block
 

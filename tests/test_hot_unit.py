@@ -706,9 +706,10 @@ def test_keys_match_the_urls_kept_across_shards(both_impls, rows, max_urls, take
 @pytest.mark.skipif(sys.platform != "linux" or platform.machine() != "x86_64",
                     reason="reads x86-64 machine code")
 def test_the_row_writer_really_prefetches_the_duplicate_slot():
-    """GCC once deleted every call of ``LocSet._prefetch`` (see ``sk_prefetch`` in
-    ``ext/_locset.pxi``): each URL's duplicate check then waited on memory, about 0.25 s
-    a million rows, and no test noticed. ``_append`` must prefetch, inline or by a call."""
+    """GCC 12 once dropped the prefetch as dead code where ``LocSet._prefetch`` was
+    inlined into ``_append`` (see ``sk_prefetch`` in ``ext/_locset.pxi``): each URL's
+    duplicate check then waited on memory, about 0.25 s a million rows, and no test
+    noticed. ``_append`` must prefetch, inline or by a call."""
     from sitemapkit._urlset import _urlset_c
 
     objdump = shutil.which("objdump")
